@@ -1,0 +1,31 @@
+# Two commands on a fresh machine: `make run` and `make test`.
+NODE_MODULES_STAMP := node_modules/.installed
+
+.PHONY: run build test check typecheck lint bench clean
+
+$(NODE_MODULES_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+build: $(NODE_MODULES_STAMP)
+	npx tsc -p tsconfig.json
+
+run: build
+	npm start
+
+typecheck: $(NODE_MODULES_STAMP)
+	npx tsc -p tsconfig.check.json
+
+lint: $(NODE_MODULES_STAMP)
+	npx eslint .
+
+check: typecheck lint
+
+test: build check
+	npx vitest run
+
+bench: build
+	node dist/bench/run.js
+
+clean:
+	rm -rf dist

@@ -1,0 +1,80 @@
+// The trading core: commands and time in, events and state changes out. `apply` is the only
+// mutator; given the same init and the same (command, nowMs) log it produces the same outcomes
+// and the same snapshot, which is what lets a shard journal commands and replay them.
+import { upsertAccount } from './accounts.js';
+import { isInt } from './checks.js';
+import { commandReject } from './commands.js';
+import type { Core } from './core.js';
+import { loadCore, snapshotCore } from './init.js';
+import { keyHalt, killSwitch } from './killswitch.js';
+import { accountMetrics } from './money.js';
+import { cancel, place, replace } from './orders.js';
+import { close, closeWebhook } from './positions.js';
+import { badRequest } from './rejects.js';
+import { tick } from './ticks.js';
+import { Tx } from './tx.js';
+import type { AccountMetrics, AccountSnapshot, Command, EngineInit, Outcome, Quote, Reject, Result, UnixMs } from './types.js';
+
+export class Engine {
+  private readonly core: Core;
+  private commandNo = 0;
+
+  /** Throws EngineInitError when `init` is inconsistent (a corrupt store or a bad symbol table). */
+  constructor(init: EngineInit) {
+    this.core = loadCore(init);
+  }
+
+  get shardId(): number {
+    return this.core.ids.shardId;
+  }
+
+  /** Persist with every batch: ids continue from it after a restart. */
+  get idCounter(): number {
+    return this.core.ids.allocated;
+  }
+
+  /** Never throws; a malformed command is a bad_request Reject and changes nothing. */
+  apply(cmd: Command, nowMs: UnixMs): Outcome {
+    this.commandNo += 1;
+    const tx = new Tx(nowMs, this.commandNo);
+    if (!isInt(nowMs) || nowMs < 0) return tx.outcome(badRequest('nowMs', 'nowMs must be Unix milliseconds'));
+    this.core.clientIds.prune(nowMs);
+    const invalid = commandReject(cmd);
+    return tx.outcome(invalid ?? this.dispatch(tx, cmd));
+  }
+
+  snapshot(): EngineInit {
+    return snapshotCore(this.core);
+  }
+
+  account(login: string): AccountSnapshot | null {
+    const a = this.core.accounts.get(login);
+    if (a === undefined) return null;
+    return { account: a.record(), positions: [...a.positions.values()], pendingOrders: [...a.pending.values()] };
+  }
+
+  /** Balance, equity, margin, free margin and margin level at the current quotes. */
+  metrics(login: string): AccountMetrics | null {
+    const a = this.core.accounts.get(login);
+    return a === undefined ? null : accountMetrics(a, a.positions.values(), this.core.market);
+  }
+
+  quote(symbol: string): Quote | null {
+    return this.core.market.quote(symbol);
+  }
+
+  private dispatch(tx: Tx, cmd: Command): Result | Reject {
+    const core = this.core;
+    switch (cmd.kind) {
+      case 'place': return place(core, tx, cmd);
+      case 'cancel': return cancel(core, tx, cmd);
+      case 'replace': return replace(core, tx, cmd);
+      case 'close': return close(core, tx, cmd);
+      case 'closeWebhook': return closeWebhook(core, tx, cmd);
+      case 'tick': return tick(core, tx, cmd);
+      case 'killSwitch': return killSwitch(core, tx, cmd);
+      case 'keyHalt': return keyHalt(core, tx, cmd);
+      case 'upsertAccount': return upsertAccount(core, tx, cmd);
+    }
+  }
+}

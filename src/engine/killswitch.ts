@@ -1,0 +1,47 @@
+// Kill switches (spec 7, DECISIONS "Kill switch"). Setting the user or account switch closes every
+// api/webhook/strategy position and cancels every non-manual pending order of the account; a
+// position that cannot close now is reported, never skipped. Key halts only refuse that key.
+import { accountOrReject, DONE, isReject, type Core } from './core.js';
+import { cancelPending } from './orders.js';
+import { closePosition, type CloseFailure } from './positions.js';
+import type { Tx } from './tx.js';
+import { KILLABLE_SOURCES, type CloseResult, type DoneResult, type KillSwitchResult, type Reject, type SetKeyHalt, type SetKillSwitch } from './types.js';
+
+const KILL_SWITCH_REASON = 'kill_switch';
+
+export function killSwitch(core: Core, tx: Tx, cmd: SetKillSwitch): KillSwitchResult | Reject {
+  const account = accountOrReject(core, cmd.login);
+  if (isReject(account)) return account;
+  const flagChanged = cmd.scope === 'user' ? account.userHalted !== cmd.active : account.accountHalted !== cmd.active;
+  if (cmd.scope === 'user') account.userHalted = cmd.active;
+  else account.accountHalted = cmd.active;
+  if (flagChanged) tx.touch(account);
+  const closed: CloseResult[] = [];
+  const cancelled: string[] = [];
+  const failed: CloseFailure[] = [];
+  if (cmd.active) {
+    for (const position of [...account.positions.values()]) {
+      if (!KILLABLE_SOURCES.has(position.source)) continue;
+      const result = closePosition(core, tx, account, position, position.volume, 'kill_switch');
+      if (isReject(result)) failed.push({ ticket: position.ticket, reject: result });
+      else closed.push(result);
+    }
+    for (const order of [...account.pending.values()]) {
+      if (order.source === 'manual') continue;
+      cancelPending(core, tx, account, order, KILL_SWITCH_REASON);
+      cancelled.push(order.id);
+    }
+  }
+  return { ok: true, kind: 'killSwitch', login: account.login, closed, cancelled, failed };
+}
+
+export function keyHalt(core: Core, tx: Tx, cmd: SetKeyHalt): DoneResult | Reject {
+  const account = accountOrReject(core, cmd.login);
+  if (isReject(account)) return account;
+  if (account.haltedKeys.has(cmd.keyId) !== cmd.active) {
+    if (cmd.active) account.haltedKeys.add(cmd.keyId);
+    else account.haltedKeys.delete(cmd.keyId);
+    tx.keyHalt(account.login, cmd.keyId, cmd.active);
+  }
+  return DONE;
+}

@@ -1,0 +1,75 @@
+// Closing positions: by the client (full or partial), by SL/TP, by the kill switch and by webhook
+// close signals. Realised profit goes into the balance; margin is released pro rata.
+import type { AccountState } from './account.js';
+import { isReject, tradingAccount, type Core } from './core.js';
+import { divRound, mulExact } from './exact.js';
+import { formatLots } from './format.js';
+import { exitPrice, profitCents } from './money.js';
+import { invalidOrder, marketClosed, notFound } from './rejects.js';
+import type { Tx } from './tx.js';
+import type {
+  CloseManyResult, ClosePosition, CloseReason, CloseResult, CloseWebhookPositions, Centilots, PositionRecord, Reject,
+} from './types.js';
+
+export type CloseFailure = { readonly ticket: number; readonly reject: Reject };
+
+/** Closes `volume` of `position` at the current bid (buy) or ask (sell). */
+export function closePosition(core: Core, tx: Tx, account: AccountState, position: PositionRecord, volume: Centilots, reason: CloseReason): CloseResult | Reject {
+  const slot = core.slots.get(position.symbol);
+  const quote = slot?.sym.quote ?? null;
+  if (slot === undefined || quote === null) return marketClosed(`no quote for ${position.symbol} yet`);
+  if (!core.market.isOpen(slot.sym, tx.nowMs)) return marketClosed(`${position.symbol} is outside its trading session`);
+  const rate = core.market.profitRate(slot.sym, account.currency);
+  if (rate === null) return invalidOrder('ticket', `no conversion rate from ${slot.sym.spec.quoteCurrency} to ${account.currency}`);
+  const closePrice = exitPrice(position.side, quote);
+  const profit = profitCents(slot.sym, position.side, position.openPrice, closePrice, volume, rate);
+  account.balance += profit;
+  if (volume === position.volume) {
+    account.margin -= position.margin;
+    account.positions.delete(position.ticket);
+    slot.book.positions.delete(position.ticket);
+    tx.positionClosed(account, position, reason, closePrice, profit);
+    return { ok: true, kind: 'close', ticket: position.ticket, status: 'closed', closePrice, profit, volume: 0 };
+  }
+  // The released share is rounded once and subtracted, so the account's margin stays the exact sum.
+  const released = divRound(mulExact(position.margin, volume), position.volume);
+  const rest: PositionRecord = { ...position, volume: position.volume - volume, margin: position.margin - released };
+  account.margin -= released;
+  account.positions.set(rest.ticket, rest);
+  slot.book.putPosition(rest);
+  tx.positionReduced(account, rest, reason, closePrice, volume, profit);
+  return { ok: true, kind: 'close', ticket: rest.ticket, status: 'partially_closed', closePrice, profit, volume: rest.volume };
+}
+
+export function close(core: Core, tx: Tx, cmd: ClosePosition): CloseResult | Reject {
+  const account = tradingAccount(core, cmd.login, cmd.source, cmd.keyId);
+  if (isReject(account)) return account;
+  const position = account.positions.get(cmd.ticket);
+  if (position === undefined) return notFound(`position ${cmd.ticket} not found`);
+  const volume = cmd.volume ?? position.volume;
+  if (volume > position.volume) {
+    return invalidOrder('volume', `volume ${formatLots(volume)} exceeds the position's ${formatLots(position.volume)}`);
+  }
+  return closePosition(core, tx, account, position, volume, 'client');
+}
+
+/** Webhook close/close_all: this webhook's positions, oldest first, up to `volume` in total. */
+export function closeWebhook(core: Core, tx: Tx, cmd: CloseWebhookPositions): CloseManyResult | Reject {
+  const account = tradingAccount(core, cmd.login, 'webhook', null);
+  if (isReject(account)) return account;
+  const matching = [...account.positions.values()].filter((p) => p.webhookId === cmd.webhookId && (cmd.symbol === null || p.symbol === cmd.symbol));
+  const closed: CloseResult[] = [];
+  const failed: CloseFailure[] = [];
+  let remaining = cmd.volume ?? Infinity;
+  for (const position of matching) {
+    if (remaining <= 0) break;
+    const result = closePosition(core, tx, account, position, Math.min(remaining, position.volume), 'webhook');
+    if (isReject(result)) {
+      failed.push({ ticket: position.ticket, reject: result });
+      continue;
+    }
+    closed.push(result);
+    remaining -= position.volume - result.volume;
+  }
+  return { ok: true, kind: 'closeMany', closed, failed };
+}

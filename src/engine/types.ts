@@ -1,0 +1,333 @@
+// The trading core's vocabulary. Every quantity is an integer in a named unit:
+//   volumes   – centilots (hundredths of a lot), 0.01 lot = 1
+//   prices    – ticks, the price × 10^digits of its symbol (EURUSD 1.08500 = 108500)
+//   money     – cents of the account currency (1/100 of a unit), rounded half away from zero
+//   time      – Unix milliseconds, always passed in (the core never reads a clock)
+// Gateways convert to and from the decimal numbers of the wire formats at the edge.
+
+export type Centilots = number;
+export type Ticks = number;
+export type Cents = number;
+export type UnixMs = number;
+
+export type Side = 'buy' | 'sell';
+export type OrderType = 'market' | 'limit' | 'stop';
+export type Source = 'manual' | 'api' | 'webhook' | 'strategy' | 'copy';
+export const SOURCES: readonly Source[] = ['manual', 'api', 'webhook', 'strategy', 'copy'];
+/** Sources a kill switch stops (spec "What the service does" 7). */
+export const KILLABLE_SOURCES: ReadonlySet<Source> = new Set(['api', 'webhook', 'strategy']);
+
+/** A weekly trading window: `open`/`close` as "Sun 23:05" in the zone `tz` ("+03:00"). */
+export interface WeeklySession { readonly tz: string; readonly open: string; readonly close: string }
+export type SessionSpec = '24x7' | WeeklySession;
+
+export interface SymbolSpec {
+  readonly name: string;
+  readonly digits: number;
+  readonly contractSize: number;
+  /** Largest order volume. */
+  readonly maxVolume: Centilots;
+  /** Base currency ("EUR" of EURUSD); absent for CFDs quoted in one currency. Margin is in it when set. */
+  readonly baseCurrency: string | null;
+  /** Profit currency ("USD" of EURUSD). */
+  readonly quoteCurrency: string;
+  readonly session: SessionSpec;
+}
+
+export interface Quote { readonly symbol: string; readonly bid: Ticks; readonly ask: Ticks; readonly ts: UnixMs }
+
+export type AccountType = 'live' | 'demo';
+
+/** Durable account state; equity, free margin and margin level derive from it and the quotes. */
+export interface AccountRecord {
+  readonly login: string;
+  readonly user: string;
+  readonly type: AccountType;
+  readonly group: string;
+  readonly currency: string;
+  readonly leverage: number;
+  readonly server: string;
+  readonly balance: Cents;
+  /** Sum of the open positions' margins. */
+  readonly margin: Cents;
+  /** Last event sequence number of this account (orders and positions); only grows. */
+  readonly seq: number;
+  /** Account-level kill switch (console flag). */
+  readonly accountHalted: boolean;
+  /** The owner's kill switch is Triggered. */
+  readonly userHalted: boolean;
+}
+
+export type OrderStatus = 'pending' | 'filled' | 'cancelled' | 'rejected';
+
+export interface OrderRecord {
+  readonly id: string;
+  readonly login: string;
+  readonly symbol: string;
+  readonly side: Side;
+  readonly type: OrderType;
+  readonly volume: Centilots;
+  /** Limit/stop price for pending orders; the fill price once filled. */
+  readonly price: Ticks;
+  /** Requested price of a pending order (kept after the fill for reports). */
+  readonly requestedPrice: Ticks | null;
+  readonly sl: Ticks | null;
+  readonly tp: Ticks | null;
+  readonly status: OrderStatus;
+  /** Ticket of the position the fill opened. */
+  readonly ticket: number | null;
+  readonly source: Source;
+  readonly keyId: string | null;
+  readonly clientId: string | null;
+  readonly webhookId: string | null;
+  readonly createdAt: UnixMs;
+  readonly filledAt: UnixMs | null;
+  readonly closedAt: UnixMs | null;
+  /** Why a pending order was rejected at trigger time or cancelled by the platform. */
+  readonly reason: string | null;
+}
+
+export type PositionStatus = 'open' | 'partially_closed' | 'closed';
+export type CloseReason = 'client' | 'sl' | 'tp' | 'kill_switch' | 'webhook';
+
+export interface PositionRecord {
+  readonly ticket: number;
+  readonly login: string;
+  readonly symbol: string;
+  readonly side: Side;
+  /** Open volume (after partial closes). */
+  readonly volume: Centilots;
+  readonly openPrice: Ticks;
+  readonly sl: Ticks | null;
+  readonly tp: Ticks | null;
+  readonly source: Source;
+  readonly keyId: string | null;
+  readonly webhookId: string | null;
+  readonly orderId: string;
+  /** Margin held for the open volume, in account cents (fixed at open, reduced pro rata on partial close). */
+  readonly margin: Cents;
+  readonly openedAt: UnixMs;
+}
+
+/** Sizing rules of webhook targets (DECISIONS "Signal webhooks"). */
+export type Sizing =
+  | { readonly type: 'fixed'; readonly lots: Centilots }
+  | { readonly type: 'multiplier'; readonly factor: number }
+  | { readonly type: 'risk_percent'; readonly percent: number };
+
+// ---------------------------------------------------------------------------------------------
+// Commands: everything that changes a shard's state. `nowMs` travels beside the command.
+
+export interface PlaceOrder {
+  readonly kind: 'place';
+  readonly login: string;
+  readonly symbol: string;
+  readonly side: Side;
+  readonly type: OrderType;
+  /** Either a volume or a sizing rule resolved against the account (webhook fan-out). */
+  readonly volume: Centilots | null;
+  readonly sizing: { readonly rule: Sizing; readonly signalVolume: Centilots | null } | null;
+  readonly price: Ticks | null;
+  readonly sl: Ticks | null;
+  readonly tp: Ticks | null;
+  readonly clientId: string | null;
+  readonly source: Source;
+  readonly keyId: string | null;
+  readonly webhookId: string | null;
+}
+
+export interface CancelOrder { readonly kind: 'cancel'; readonly login: string; readonly orderId: string; readonly source: Source; readonly keyId: string | null }
+
+/** FIX OrderCancelReplaceRequest: a pending order's price and/or volume. */
+export interface ReplaceOrder {
+  readonly kind: 'replace';
+  readonly login: string;
+  readonly orderId: string;
+  readonly price: Ticks | null;
+  readonly volume: Centilots | null;
+  readonly source: Source;
+  readonly keyId: string | null;
+}
+
+export interface ClosePosition {
+  readonly kind: 'close';
+  readonly login: string;
+  readonly ticket: number;
+  /** Partial-close volume; null closes all. */
+  readonly volume: Centilots | null;
+  readonly source: Source;
+  readonly keyId: string | null;
+}
+
+/** Webhook `close` / `close_all`: positions this webhook opened, oldest first. */
+export interface CloseWebhookPositions {
+  readonly kind: 'closeWebhook';
+  readonly login: string;
+  readonly webhookId: string;
+  /** null = every symbol (close_all). */
+  readonly symbol: string | null;
+  /** null = everything matching. */
+  readonly volume: Centilots | null;
+}
+
+export interface Tick { readonly kind: 'tick'; readonly quote: Quote }
+
+/**
+ * Kill switch: `user` (owner's switch) or `account` flag of one account; the host sends a user's
+ * switch to each of the user's accounts. Turning on closes and cancels per the spec.
+ */
+export interface SetKillSwitch { readonly kind: 'killSwitch'; readonly login: string; readonly scope: 'user' | 'account'; readonly active: boolean }
+
+/** Key-level kill switch: trading calls carrying this key id get kill_switch_active. */
+export interface SetKeyHalt { readonly kind: 'keyHalt'; readonly login: string; readonly keyId: string; readonly active: boolean }
+
+/** Creates the account or updates its static fields (seed upsert). Balance is set only on creation. */
+export interface UpsertAccount {
+  readonly kind: 'upsertAccount';
+  readonly account: Omit<AccountRecord, 'margin' | 'seq' | 'accountHalted' | 'userHalted'>;
+}
+
+export type Command =
+  | PlaceOrder | CancelOrder | ReplaceOrder | ClosePosition | CloseWebhookPositions
+  | Tick | SetKillSwitch | SetKeyHalt | UpsertAccount;
+
+// ---------------------------------------------------------------------------------------------
+// Rejects are values, named as the spec's error table names them.
+
+export type RejectName =
+  | 'bad_request' | 'not_found' | 'duplicate_client_id' | 'invalid_order'
+  | 'kill_switch_active' | 'market_closed';
+
+export interface Reject {
+  readonly ok: false;
+  readonly name: RejectName;
+  readonly message: string;
+  /** Offending field for validation errors. */
+  readonly field?: string;
+  /** duplicate_client_id: the id of the order first accepted with that client id. */
+  readonly orderId?: string;
+  /**
+   * duplicate_client_id: that order, while the engine still holds it (pending, or among the
+   * account's last settled orders); otherwise the host reads it from its store by `orderId`.
+   */
+  readonly order?: OrderRecord;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Events: every order and position change, numbered per account (`seq`), journaled and streamed.
+
+export interface OrderEvent { readonly type: 'order'; readonly seq: number; readonly ts: UnixMs; readonly order: OrderRecord }
+
+export interface PositionEvent {
+  readonly type: 'position';
+  readonly seq: number;
+  readonly ts: UnixMs;
+  /** `closed` carries the last open state with volume = closed volume; open/partially_closed the new state. */
+  readonly status: PositionStatus;
+  readonly position: PositionRecord;
+  readonly reason: CloseReason | null;
+  /** Present on (partial) closes. */
+  readonly closePrice: Ticks | null;
+  readonly closedVolume: Centilots | null;
+  /** Realised profit of this close, account cents. */
+  readonly profit: Cents | null;
+}
+
+export type EngineEvent = OrderEvent | PositionEvent;
+
+// ---------------------------------------------------------------------------------------------
+// Results of one command.
+
+export interface PlaceResult { readonly ok: true; readonly kind: 'place'; readonly order: OrderRecord; readonly position: PositionRecord | null }
+export interface CancelResult { readonly ok: true; readonly kind: 'cancel'; readonly order: OrderRecord }
+export interface ReplaceResult { readonly ok: true; readonly kind: 'replace'; readonly order: OrderRecord }
+export interface CloseResult {
+  readonly ok: true;
+  readonly kind: 'close';
+  readonly ticket: number;
+  readonly status: 'closed' | 'partially_closed';
+  readonly closePrice: Ticks;
+  readonly profit: Cents;
+  /** Remaining volume (0 when closed). */
+  readonly volume: Centilots;
+}
+export interface CloseManyResult { readonly ok: true; readonly kind: 'closeMany'; readonly closed: readonly CloseResult[]; readonly failed: readonly { readonly ticket: number; readonly reject: Reject }[] }
+export interface KillSwitchResult {
+  readonly ok: true;
+  readonly kind: 'killSwitch';
+  readonly login: string;
+  readonly closed: readonly CloseResult[];
+  readonly cancelled: readonly string[];
+  readonly failed: readonly { readonly ticket: number; readonly reject: Reject }[];
+}
+export interface DoneResult { readonly ok: true; readonly kind: 'done' }
+
+export type Result = PlaceResult | CancelResult | ReplaceResult | CloseResult | CloseManyResult | KillSwitchResult | DoneResult;
+
+/** What applying one command produced. */
+export interface Outcome {
+  readonly result: Result | Reject;
+  /** Order and position events in the order they happened. */
+  readonly events: readonly EngineEvent[];
+  /** Accounts whose durable fields changed (balance, margin, seq, flags). */
+  readonly accounts: readonly AccountRecord[];
+  /** Orders and positions to persist: the new state (positions deleted when closed). */
+  readonly orders: readonly OrderRecord[];
+  readonly positions: readonly PositionRecord[];
+  readonly closedTickets: readonly number[];
+  /** client_id → order id kept for dedup (DECISIONS: at least 24 h). */
+  readonly clientIds: readonly ClientIdRecord[];
+  /** Key halts set (`active`) or cleared by this command. */
+  readonly keyHalts: readonly (HaltedKey & { readonly active: boolean })[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Engine state as the host loads and persists it.
+
+/** An accepted client id; a repeat within the retention window is a duplicate. `atMs` is its order's creation. */
+export interface ClientIdRecord { readonly login: string; readonly clientId: string; readonly orderId: string; readonly atMs: UnixMs }
+
+/** A key-level kill switch that is set. */
+export interface HaltedKey { readonly login: string; readonly keyId: string }
+
+/** What an Engine starts from; `Engine.snapshot()` returns the same shape, canonically ordered. */
+export interface EngineInit {
+  /** 0..63; ids and tickets are counter × 64 + shardId. */
+  readonly shardId: number;
+  /** Ids allocated so far by this shard; the next one uses idCounter + 1. Persist it with every batch. */
+  readonly idCounter: number;
+  readonly symbols: readonly SymbolSpec[];
+  readonly accounts: readonly AccountRecord[];
+  readonly pendingOrders: readonly OrderRecord[];
+  /**
+   * Each account's last settled (filled, cancelled, rejected) orders, oldest first; the engine keeps
+   * up to RECENT_ORDERS_PER_ACCOUNT (16) per account and snapshot() lists exactly those. Cancel or
+   * replace of one answers invalid_order rather than not_found, and a repeated client id returns it.
+   * Absent = none.
+   */
+  readonly recentOrders?: readonly OrderRecord[];
+  readonly positions: readonly PositionRecord[];
+  readonly clientIds: readonly ClientIdRecord[];
+  readonly haltedKeys: readonly HaltedKey[];
+  /** Last quote per symbol. */
+  readonly quotes: readonly Quote[];
+  /** How long client ids are remembered; DECISIONS: at least 24 h. */
+  readonly clientIdRetentionMs: number;
+}
+
+/** One account as a query sees it. */
+export interface AccountSnapshot {
+  readonly account: AccountRecord;
+  readonly positions: readonly PositionRecord[];
+  readonly pendingOrders: readonly OrderRecord[];
+}
+
+/** Derived account figures (DECISIONS "Orders and positions"). */
+export interface AccountMetrics {
+  readonly balance: Cents;
+  readonly equity: Cents;
+  readonly margin: Cents;
+  readonly freeMargin: Cents;
+  /** equity / margin × 100 with two decimals; 0 while margin is 0. */
+  readonly marginLevel: number;
+}

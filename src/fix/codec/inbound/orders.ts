@@ -1,0 +1,132 @@
+// Inbound order messages: NewOrderSingle (D), OrderCancelRequest (F), OrderCancelReplaceRequest
+// (G). Quantities and prices stay exact decimals: the gateway converts them with the symbol's
+// contract size and digits (decimalToScale detects a price with too many decimals).
+import {
+  HandlInst, type HandlInstValue, OrdType, type OrdTypeValue, Side, type SideValue, Tag, TimeInForce,
+  type TimeInForceValue, valueSet,
+} from '../../dictionary.js';
+import type { FixDecimal } from '../decimal.js';
+import { CONDITIONALLY_REQUIRED, type FixProblem } from '../problem.js';
+import type { FixReader } from '../reader.js';
+
+const SIDES = valueSet(Side);
+const ORD_TYPES = valueSet(OrdType);
+const TIME_IN_FORCES = valueSet(TimeInForce);
+const HANDL_INSTS = valueSet(HandlInst);
+/** FIX44: Price (44) is required for limit order types, StopPx (99) for stop order types. */
+const NEEDS_PRICE: ReadonlySet<string> = new Set([OrdType.Limit, OrdType.StopLimit, OrdType.LimitOrBetter, OrdType.LimitWithOrWithout]);
+const NEEDS_STOP_PX: ReadonlySet<string> = new Set([OrdType.Stop, OrdType.StopLimit]);
+
+export interface NewOrderSingle {
+  readonly clOrdId: string;
+  readonly account: string | null;
+  readonly symbol: string;
+  readonly side: SideValue;
+  readonly orderQty: FixDecimal;
+  readonly ordType: OrdTypeValue;
+  readonly price: FixDecimal | null;
+  readonly stopPx: FixDecimal | null;
+  /** Absent means Day (FIX default). */
+  readonly timeInForce: TimeInForceValue | null;
+  readonly transactTimeMs: number;
+  readonly handlInst: HandlInstValue | null;
+  readonly locateReqd: boolean | null;
+  readonly expireTimeMs: number | null;
+  readonly text: string | null;
+}
+
+/**
+ * A missing conditionally required price is a BusinessMessageReject (380=5), as QuickFIX/J
+ * answers; checked after every other field so a session-level problem takes precedence.
+ */
+function requirePrices(r: FixReader, m: { readonly ordType: string; readonly price: FixDecimal | null; readonly stopPx: FixDecimal | null }): void {
+  if (m.price === null && NEEDS_PRICE.has(m.ordType)) r.fail(CONDITIONALLY_REQUIRED, Tag.Price);
+  if (m.stopPx === null && NEEDS_STOP_PX.has(m.ordType)) r.fail(CONDITIONALLY_REQUIRED, Tag.StopPx);
+}
+
+export function readNewOrderSingle(r: FixReader): NewOrderSingle | FixProblem {
+  r.beginRead();
+  const m: NewOrderSingle = {
+    clOrdId: r.reqStr(Tag.ClOrdID),
+    account: r.str(Tag.Account),
+    symbol: r.reqStr(Tag.Symbol),
+    side: r.reqEnumChar(Tag.Side, SIDES),
+    orderQty: r.reqDecimal(Tag.OrderQty),
+    ordType: r.reqEnumChar(Tag.OrdType, ORD_TYPES),
+    price: r.decimal(Tag.Price),
+    stopPx: r.decimal(Tag.StopPx),
+    timeInForce: r.enumChar(Tag.TimeInForce, TIME_IN_FORCES),
+    transactTimeMs: r.reqUtcTimestamp(Tag.TransactTime),
+    handlInst: r.enumChar(Tag.HandlInst, HANDL_INSTS),
+    locateReqd: r.bool(Tag.LocateReqd),
+    expireTimeMs: r.utcTimestamp(Tag.ExpireTime),
+    text: r.str(Tag.Text),
+  };
+  requirePrices(r, m);
+  return r.problem() ?? m;
+}
+
+export interface OrderCancelRequest {
+  readonly origClOrdId: string;
+  readonly clOrdId: string;
+  readonly orderId: string | null;
+  readonly account: string | null;
+  readonly symbol: string;
+  readonly side: SideValue;
+  readonly orderQty: FixDecimal | null;
+  readonly transactTimeMs: number;
+  readonly text: string | null;
+}
+
+export function readOrderCancelRequest(r: FixReader): OrderCancelRequest | FixProblem {
+  r.beginRead();
+  const m: OrderCancelRequest = {
+    origClOrdId: r.reqStr(Tag.OrigClOrdID),
+    clOrdId: r.reqStr(Tag.ClOrdID),
+    orderId: r.str(Tag.OrderID),
+    account: r.str(Tag.Account),
+    symbol: r.reqStr(Tag.Symbol),
+    side: r.reqEnumChar(Tag.Side, SIDES),
+    orderQty: r.decimal(Tag.OrderQty),
+    transactTimeMs: r.reqUtcTimestamp(Tag.TransactTime),
+    text: r.str(Tag.Text),
+  };
+  return r.problem() ?? m;
+}
+
+export interface OrderCancelReplaceRequest {
+  readonly origClOrdId: string;
+  readonly clOrdId: string;
+  readonly orderId: string | null;
+  readonly account: string | null;
+  readonly symbol: string;
+  readonly side: SideValue;
+  readonly orderQty: FixDecimal;
+  readonly ordType: OrdTypeValue;
+  readonly price: FixDecimal | null;
+  readonly stopPx: FixDecimal | null;
+  readonly timeInForce: TimeInForceValue | null;
+  readonly transactTimeMs: number;
+  readonly text: string | null;
+}
+
+export function readOrderCancelReplaceRequest(r: FixReader): OrderCancelReplaceRequest | FixProblem {
+  r.beginRead();
+  const m: OrderCancelReplaceRequest = {
+    origClOrdId: r.reqStr(Tag.OrigClOrdID),
+    clOrdId: r.reqStr(Tag.ClOrdID),
+    orderId: r.str(Tag.OrderID),
+    account: r.str(Tag.Account),
+    symbol: r.reqStr(Tag.Symbol),
+    side: r.reqEnumChar(Tag.Side, SIDES),
+    orderQty: r.reqDecimal(Tag.OrderQty),
+    ordType: r.reqEnumChar(Tag.OrdType, ORD_TYPES),
+    price: r.decimal(Tag.Price),
+    stopPx: r.decimal(Tag.StopPx),
+    timeInForce: r.enumChar(Tag.TimeInForce, TIME_IN_FORCES),
+    transactTimeMs: r.reqUtcTimestamp(Tag.TransactTime),
+    text: r.str(Tag.Text),
+  };
+  requirePrices(r, m);
+  return r.problem() ?? m;
+}

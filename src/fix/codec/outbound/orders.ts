@@ -1,0 +1,97 @@
+// Outbound ExecutionReport (8) and OrderCancelReject (9), fields in FIX44 dictionary order.
+import {
+  type CxlRejReasonValue, type CxlRejResponseToValue, type ExecTypeValue, MsgType, type OrdRejReasonValue,
+  type OrdStatusValue, type OrdTypeValue, type SideValue, Tag, type TimeInForceValue,
+} from '../../dictionary.js';
+import type { FixDecimal } from '../decimal.js';
+import type { FixWriter, OutboundHeader } from '../writer.js';
+
+export interface Fill {
+  readonly lastQty: FixDecimal;
+  readonly lastPx: FixDecimal;
+}
+
+export interface ExecutionReportFields {
+  /** "NONE" when the order was rejected before it got an id (FIX convention). */
+  readonly orderId: string;
+  readonly clOrdId: string;
+  /** The order's previous ClOrdID, on reports answering F or G. */
+  readonly origClOrdId: string | null;
+  readonly execId: string;
+  readonly execType: ExecTypeValue;
+  readonly ordStatus: OrdStatusValue;
+  /** With execType Rejected. */
+  readonly ordRejReason: OrdRejReasonValue | null;
+  readonly account: string;
+  readonly symbol: string;
+  readonly side: SideValue;
+  readonly orderQty: FixDecimal;
+  readonly ordType: OrdTypeValue;
+  readonly price: FixDecimal | null;
+  readonly stopPx: FixDecimal | null;
+  readonly timeInForce: TimeInForceValue | null;
+  /** With execType Trade. */
+  readonly fill: Fill | null;
+  readonly leavesQty: FixDecimal;
+  readonly cumQty: FixDecimal;
+  readonly avgPx: FixDecimal;
+  readonly transactTimeMs: number;
+  readonly text: string | null;
+}
+
+export function encodeExecutionReport(w: FixWriter, h: OutboundHeader, m: ExecutionReportFields): void {
+  w.begin(MsgType.ExecutionReport, h);
+  w.str(Tag.OrderID, m.orderId);
+  w.str(Tag.ClOrdID, m.clOrdId);
+  if (m.origClOrdId !== null) w.str(Tag.OrigClOrdID, m.origClOrdId);
+  w.str(Tag.ExecID, m.execId);
+  w.char(Tag.ExecType, m.execType);
+  w.char(Tag.OrdStatus, m.ordStatus);
+  if (m.ordRejReason !== null) w.int(Tag.OrdRejReason, m.ordRejReason);
+  w.str(Tag.Account, m.account);
+  w.str(Tag.Symbol, m.symbol);
+  w.char(Tag.Side, m.side);
+  w.decimal(Tag.OrderQty, m.orderQty);
+  w.char(Tag.OrdType, m.ordType);
+  if (m.price !== null) w.decimal(Tag.Price, m.price);
+  if (m.stopPx !== null) w.decimal(Tag.StopPx, m.stopPx);
+  if (m.timeInForce !== null) w.char(Tag.TimeInForce, m.timeInForce);
+  if (m.fill !== null) {
+    w.decimal(Tag.LastQty, m.fill.lastQty);
+    w.decimal(Tag.LastPx, m.fill.lastPx);
+  }
+  w.decimal(Tag.LeavesQty, m.leavesQty);
+  w.decimal(Tag.CumQty, m.cumQty);
+  w.decimal(Tag.AvgPx, m.avgPx);
+  w.utcTimestamp(Tag.TransactTime, m.transactTimeMs);
+  if (m.text !== null && m.text !== '') w.str(Tag.Text, m.text);
+  w.finish();
+}
+
+export interface OrderCancelRejectFields {
+  /** "NONE" when the order is unknown (FIX convention). */
+  readonly orderId: string;
+  readonly clOrdId: string;
+  readonly origClOrdId: string;
+  /** Status of the order the request was about (8 Rejected when it is unknown). */
+  readonly ordStatus: OrdStatusValue;
+  readonly account: string | null;
+  readonly transactTimeMs: number | null;
+  readonly cxlRejResponseTo: CxlRejResponseToValue;
+  readonly cxlRejReason: CxlRejReasonValue | null;
+  readonly text: string | null;
+}
+
+export function encodeOrderCancelReject(w: FixWriter, h: OutboundHeader, m: OrderCancelRejectFields): void {
+  w.begin(MsgType.OrderCancelReject, h);
+  w.str(Tag.OrderID, m.orderId);
+  w.str(Tag.ClOrdID, m.clOrdId);
+  w.str(Tag.OrigClOrdID, m.origClOrdId);
+  w.char(Tag.OrdStatus, m.ordStatus);
+  if (m.account !== null) w.str(Tag.Account, m.account);
+  if (m.transactTimeMs !== null) w.utcTimestamp(Tag.TransactTime, m.transactTimeMs);
+  w.char(Tag.CxlRejResponseTo, m.cxlRejResponseTo);
+  if (m.cxlRejReason !== null) w.int(Tag.CxlRejReason, m.cxlRejReason);
+  if (m.text !== null && m.text !== '') w.str(Tag.Text, m.text);
+  w.finish();
+}

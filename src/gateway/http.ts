@@ -1,0 +1,109 @@
+// uWebSockets.js request/response plumbing shared by every listener. uWS hands out a request
+// object that is valid only during the synchronous handler and a response that may be aborted at
+// any time; `Exchange` captures what later code needs and guards every write.
+import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
+import { ApiError, errorBody, statusLine } from './errors.js';
+import { nextRequestId } from './request-id.js';
+
+export type Headers = ReadonlyArray<readonly [string, string]>;
+
+export class Exchange {
+  readonly requestId = nextRequestId();
+  readonly method: string;
+  /** Path with query string, exactly as sent (the signed path). */
+  readonly url: string;
+  readonly path: string;
+  readonly query: string;
+  readonly startedNs = process.hrtime.bigint();
+  private aborted = false;
+  private done = false;
+
+  constructor(readonly res: HttpResponse, req: HttpRequest) {
+    this.method = req.getCaseSensitiveMethod();
+    this.path = req.getUrl();
+    this.query = req.getQuery() ?? '';
+    this.url = this.query ? `${this.path}?${this.query}` : this.path;
+    res.onAborted(() => { this.aborted = true; });
+  }
+
+  get open(): boolean { return !this.aborted && !this.done; }
+
+  /** Remote address as text, IPv4 plainly, IPv6 in full form. */
+  remoteAddress(): string {
+    return Buffer.from(this.res.getRemoteAddressAsText()).toString();
+  }
+
+  json(status: number, body: unknown, headers: Headers = []): void {
+    this.send(status, JSON.stringify(body), 'application/json', headers);
+  }
+
+  send(status: number, text: string, contentType: string, headers: Headers = []): void {
+    if (!this.open) return;
+    this.done = true;
+    this.res.cork(() => {
+      this.res.writeStatus(statusLine(status));
+      this.res.writeHeader('content-type', contentType);
+      this.res.writeHeader('x-request-id', this.requestId);
+      for (const [name, value] of headers) this.res.writeHeader(name, value);
+      this.res.end(text);
+    });
+  }
+
+  fail(err: ApiError, headers: Headers = []): void {
+    this.json(err.status, errorBody(err, this.requestId), headers);
+  }
+
+  /** Collects the raw body; bodies over `maxBytes` are refused as bad_request without reading on. */
+  readBody(maxBytes: number): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let refused = false;
+      this.res.onData((chunk, isLast) => {
+        if (refused) return;
+        size += chunk.byteLength;
+        if (size > maxBytes) {
+          refused = true;
+          reject(new ApiError('bad_request', `request body larger than ${maxBytes} bytes`));
+          return;
+        }
+        // uWS reuses the chunk's memory after this callback returns: copy it.
+        chunks.push(Buffer.from(new Uint8Array(chunk)));
+        if (isLast) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+      });
+    });
+  }
+}
+
+/** Parses a JSON object body; anything else is bad_request naming the problem. */
+export function parseJsonObject(body: Buffer): Record<string, unknown> {
+  if (body.length === 0) throw new ApiError('bad_request', 'request body is empty; a JSON object is required');
+  let value: unknown;
+  try {
+    value = JSON.parse(body.toString('utf8'));
+  } catch (e) {
+    throw new ApiError('bad_request', `malformed JSON: ${(e as Error).message}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ApiError('bad_request', 'request body must be a JSON object');
+  }
+  return value as Record<string, unknown>;
+}
+
+/**
+ * Runs a route's work and turns what it throws into the documented error shape: ApiError as
+ * itself, anything else as a logged 500 (a bug, never a client's fault, and never a crash).
+ */
+export function serve(ex: Exchange, onBug: (err: unknown, ex: Exchange) => void, work: () => Promise<void> | void): void {
+  const fail = (err: unknown): void => {
+    if (err instanceof ApiError) { ex.fail(err, err.headers); return; }
+    onBug(err, ex);
+    ex.json(500, { error: { code: 500, name: 'internal_error', message: 'internal error', request_id: ex.requestId } });
+  };
+  try {
+    const pending = work();
+    if (pending) pending.catch(fail);
+  } catch (err) {
+    fail(err);
+  }
+}

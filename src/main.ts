@@ -1,0 +1,51 @@
+// Entry point: `npm start` / `make run`. Configuration errors stop start-up with a message that
+// names the bad key; SIGTERM and SIGINT drain the shards and close LMDB before exiting.
+import { ConfigError } from './config/errors.js';
+import { loadStartOptions } from './config/load.js';
+import { startService } from './service.js';
+import { createLogger } from './util/log.js';
+
+async function main(): Promise<void> {
+  let opts;
+  try {
+    opts = loadStartOptions(process.argv.slice(2), process.env, process.cwd());
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const log = createLogger(opts.config.log.level, { thread: 'main' });
+  const fatal = (err: Error): void => {
+    log.fatal({ err }, 'fatal error, stopping');
+    process.exit(1);
+  };
+  const service = await startService(opts, log, fatal);
+  log.info({
+    ports: service.ports,
+    shards: service.pool.size,
+    shard_threads: service.pool.threadIds(),
+    data_dir: opts.config.data_dir,
+    config: opts.configFile,
+    seed: opts.seedFile,
+  }, 'ready');
+
+  let stopping = false;
+  const stop = (sig: string): void => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal: sig }, 'stopping');
+    service.stop().then(
+      () => { log.info('stopped'); process.exit(0); },
+      (err: unknown) => { log.error({ err }, 'unclean stop'); process.exit(1); },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`start-up failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  process.exit(1);
+});

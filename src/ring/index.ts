@@ -1,0 +1,6 @@
+// SPSC rings on SharedArrayBuffer between the main thread, the FIX thread and the shard workers.
+export { createDoorbell, createRing, type RingChannel } from './layout.js';
+export { RingWriter } from './ring-writer.js';
+export { RingReader, type InPlaceFrameHandler } from './ring-reader.js';
+export { Inbox, doorbellState, type DoorbellState, type InboxOptions } from './inbox.js';
+export { FrameReader, FrameWriter } from './frames.js';

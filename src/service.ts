@@ -1,0 +1,114 @@
+// Start-up and shutdown of the whole service, in dependency order: store and fixture, market,
+// shards (accounts upserted through their single writer), read model, listeners. `/health` says ok
+// only once every listener and shard is up; the `ready` log line carries the bound ports.
+import uWS from 'uWebSockets.js';
+import type { StartOptions } from './config/types.js';
+import { registerOperatorRoutes } from './console/operator-routes.js';
+import { resolveAdminToken } from './console/operator-auth.js';
+import type { SymbolSpec } from './engine/types.js';
+import { Exchange } from './gateway/http.js';
+import { listen, type Listening } from './gateway/listen.js';
+import { systemClock, systemScheduler } from './market/clock.js';
+import { Market } from './market/market.js';
+import { marketSymbolOf } from './market/market-symbol.js';
+import { ShardPool } from './shard/pool.js';
+import { ReadModel } from './shard/read-model.js';
+import { SecretBox } from './store/secret-box.js';
+import { seedStore } from './store/seed.js';
+import { openStore, type Store } from './store/store.js';
+import type { Logger } from './util/log.js';
+
+const CLIENT_ID_RETENTION_MS = 24 * 3600_000;
+
+export interface Service {
+  readonly ports: { readonly http: number; readonly console: number };
+  readonly store: Store;
+  readonly pool: ShardPool;
+  readonly readModel: ReadModel;
+  readonly market: Market;
+  readonly symbols: ReadonlyMap<string, SymbolSpec>;
+  stop(): Promise<void>;
+}
+
+export async function startService(opts: StartOptions, log: Logger, onFatal: (err: Error) => void): Promise<Service> {
+  const { config } = opts;
+  const store = openStore(config.data_dir, config.durability);
+  const box = SecretBox.openOrCreate(config.data_dir);
+  const seeded = await seedStore(store, box, config.seed, Date.now());
+  if (seeded.created.length + seeded.updated.length > 0) log.info(seeded, 'fixture upserted');
+
+  // Every symbol ever seeded stays tradable (open positions may be on it); prices come from the fixture.
+  const symbolList = [...store.symbols.getRange()].map((e) => e.value);
+  const symbols = new Map(symbolList.map((s) => [s.name, s]));
+  const market = await Market.open({
+    symbols: config.seed.symbols.map(marketSymbolOf),
+    prices: config.prices,
+    clock: systemClock,
+    scheduler: systemScheduler,
+    onSubscriberError: (err, quote) => log.error({ err, symbol: quote.symbol }, 'quote subscriber failed'),
+  });
+
+  const pool = await ShardPool.start({
+    shards: config.shards,
+    dataDir: config.data_dir,
+    durability: config.durability,
+    logLevel: config.log.level,
+    symbols: symbolList,
+    board: { sab: market.board.sab, symbols: market.board.symbols },
+    clientIdRetentionMs: CLIENT_ID_RETENTION_MS,
+    log,
+    onFatal,
+  });
+  const readModel = new ReadModel();
+  pool.onBatch((batch) => readModel.apply(batch));
+  readModel.load(store);
+  for (const a of config.seed.accounts) {
+    const body = await pool.request(a.login, {
+      kind: 'upsertAccount',
+      account: {
+        login: a.login, user: a.user, type: a.type, group: a.group, currency: a.currency,
+        leverage: a.leverage, server: a.server, balance: Math.round(a.balance * 100),
+      },
+    });
+    if (!body.ok) throw new Error(`seed error at account ${a.login}: ${'reject' in body ? body.reject.message : 'refused'}`);
+  }
+  market.subscribe((quote) => pool.tick(quote));
+  market.start();
+
+  let ready = false;
+  const httpApp = config.http.tls.cert && config.http.tls.key
+    ? uWS.SSLApp({ cert_file_name: config.http.tls.cert, key_file_name: config.http.tls.key })
+    : uWS.App();
+  httpApp.get('/health', (res, req) => {
+    const ex = new Exchange(res, req);
+    if (ready) ex.json(200, { status: 'ok' });
+    else ex.json(503, { status: 'starting' });
+  });
+
+  const consoleApp = uWS.App();
+  const admin = resolveAdminToken(config);
+  registerOperatorRoutes(consoleApp, { adminToken: admin.token, market, pool, symbols, maxBodyBytes: config.http.max_body_bytes, log });
+
+  const listeners: Listening[] = [
+    await listen(httpApp, config.http.host, config.http.port, 'http'),
+    await listen(consoleApp, config.console.host, config.console.port, 'console'),
+  ];
+  const [http, consoleListener] = listeners as [Listening, Listening];
+  ready = true;
+
+  return {
+    ports: { http: http.port, console: consoleListener.port },
+    store,
+    pool,
+    readModel,
+    market,
+    symbols,
+    async stop() {
+      ready = false;
+      for (const l of listeners) l.close();
+      market.stop();
+      await pool.stop();
+      await store.close();
+    },
+  };
+}

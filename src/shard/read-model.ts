@@ -1,0 +1,58 @@
+// The main thread's projection of every shard's accounts, open positions and pending orders, fed by
+// the shards' event batches, so reads (GET /accounts, /positions, stream snapshots) never cross a
+// thread. Floating profit is computed on read from the quote board with the engine's own pure
+// functions, so it is "updated on every tick" without any message per tick.
+import type { AccountRecord, EngineEvent, OrderRecord, PositionRecord } from '../engine/types.js';
+import type { Store } from '../store/store.js';
+import type { ShardOutbound } from './protocol.js';
+
+export class ReadModel {
+  private readonly accounts = new Map<string, AccountRecord>();
+  /** Per login, ascending by ticket (tickets of one account grow; loading sorts). */
+  private readonly positions = new Map<string, Map<number, PositionRecord>>();
+  private readonly pending = new Map<string, Map<string, OrderRecord>>();
+
+  load(store: Store): void {
+    for (const { value } of store.accounts.getRange()) this.accounts.set(value.login, value);
+    const open = [...store.positions.getRange()].map((e) => e.value).sort((a, b) => a.ticket - b.ticket);
+    for (const p of open) this.positionsOf(p.login).set(p.ticket, p);
+    for (const { value } of store.pending.getRange()) this.pendingOf(value.login).set(value.id, value);
+  }
+
+  apply(batch: ShardOutbound): void {
+    for (const a of batch.accounts) this.accounts.set(a.login, a);
+    for (const e of batch.events) this.applyEvent(e);
+  }
+
+  account(login: string): AccountRecord | undefined { return this.accounts.get(login); }
+
+  allAccounts(): IterableIterator<AccountRecord> { return this.accounts.values(); }
+
+  openPositions(login: string): IterableIterator<PositionRecord> { return this.positionsOf(login).values(); }
+
+  pendingOrders(login: string): IterableIterator<OrderRecord> { return this.pendingOf(login).values(); }
+
+  private applyEvent(e: EngineEvent): void {
+    if (e.type === 'order') {
+      const orders = this.pendingOf(e.order.login);
+      if (e.order.status === 'pending') orders.set(e.order.id, e.order);
+      else orders.delete(e.order.id);
+      return;
+    }
+    const positions = this.positionsOf(e.position.login);
+    if (e.status === 'closed') positions.delete(e.position.ticket);
+    else positions.set(e.position.ticket, e.position);
+  }
+
+  private positionsOf(login: string): Map<number, PositionRecord> {
+    let m = this.positions.get(login);
+    if (!m) { m = new Map(); this.positions.set(login, m); }
+    return m;
+  }
+
+  private pendingOf(login: string): Map<string, OrderRecord> {
+    let m = this.pending.get(login);
+    if (!m) { m = new Map(); this.pending.set(login, m); }
+    return m;
+  }
+}

@@ -1,0 +1,44 @@
+// Writes one drained batch of a shard in a single LMDB transaction: its journal entries in the
+// order they were applied, and the state they produced. Called inside the shard (the accounts'
+// single writer).
+import type { Outcome } from '../engine/types.js';
+import type { JournalEntry } from './journal.js';
+import type { Store } from './store.js';
+
+/** A journal entry and, for commands (not for journaled quotes), what it changed. */
+export interface Applied { readonly entry: JournalEntry; readonly outcome: Outcome | null }
+
+/** True when the outcome changed durable state (a rejected command changes nothing). */
+export function changesState(o: Outcome): boolean {
+  return o.events.length > 0 || o.accounts.length > 0 || o.orders.length > 0
+    || o.positions.length > 0 || o.closedTickets.length > 0 || o.clientIds.length > 0;
+}
+
+/** Commits the batch; returns the next journal number. */
+export function writeBatch(store: Store, shard: number, journalSeq: number, idCounter: number, applied: readonly Applied[]): number {
+  let n = journalSeq;
+  store.root.transactionSync(() => {
+    for (const { entry, outcome } of applied) {
+      store.journal.putSync([shard, n++], entry);
+      if (outcome) writeOutcome(store, outcome);
+    }
+    store.meta.putSync(`idCounter:${shard}`, idCounter);
+  });
+  return n;
+}
+
+function writeOutcome(store: Store, outcome: Outcome): void {
+  for (const a of outcome.accounts) store.accounts.putSync(a.login, a);
+  for (const o of outcome.orders) {
+    store.orders.putSync([o.login, Number(o.id)], o);
+    if (o.status === 'pending') store.pending.putSync(o.id, o);
+    else store.pending.removeSync(o.id);
+  }
+  for (const p of outcome.positions) store.positions.putSync(p.ticket, p);
+  for (const t of outcome.closedTickets) store.positions.removeSync(t);
+  for (const c of outcome.clientIds) store.clientIds.putSync([c.login, c.clientId], { orderId: c.orderId, atMs: c.atMs });
+  for (const e of outcome.events) {
+    const login = e.type === 'order' ? e.order.login : e.position.login;
+    store.events.putSync([login, e.seq], e);
+  }
+}
