@@ -10,7 +10,8 @@ const engineRestrictions = {
         { group: ['node:*'], message: 'src/engine is pure: no Node I/O modules.' },
         { group: ['fs', 'fs/*', 'net', 'tls', 'http', 'https', 'os', 'path', 'crypto', 'child_process', 'worker_threads', 'dgram', 'dns', 'stream', 'timers', 'timers/*', 'perf_hooks', 'process'], message: 'src/engine is pure: no Node I/O modules.' },
         { group: ['uWebSockets.js', 'lmdb', 'lmdb/*', 'pino', 'pino/*', 'piscina', 'msgpackr'], message: 'src/engine is pure: no I/O libraries.' },
-        { group: ['../*', '!../engine/*', '!../market/session*'], message: 'src/engine may import only itself and the pure session schedule.' },
+        // gitignore semantics: re-include the folders, then exclude market/* except the schedule.
+        { group: ['../*', '!../engine', '!../market', '../market/*', '!../market/session*'], message: 'src/engine may import only itself and the pure session schedule.' },
       ],
     }],
     'no-restricted-globals': ['error',

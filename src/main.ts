@@ -30,6 +30,18 @@ async function main(): Promise<void> {
     config: opts.configFile,
     seed: opts.seedFile,
   }, 'ready');
+  if (opts.seedFile === null) {
+    // The embedded demo fixture: its credentials are public, and printing them makes `make run` usable at once.
+    const seed = opts.config.seed;
+    log.info({
+      keys: seed.keys.map((k) => ({ id: k.id, secret: k.secret, login: k.login, scopes: k.scopes })),
+      webhooks: seed.webhooks.map((w) => ({ id: w.id, secret: w.secret })),
+      users: seed.users.map((u) => ({ id: u.id, password: u.password, totp_secret: u.totp_secret })),
+      admin_token: service.adminToken.token,
+    }, 'demo credentials');
+  } else {
+    log.info({ admin_token_origin: service.adminToken.origin }, 'operator token');
+  }
 
   let stopping = false;
   const stop = (sig: string): void => {

@@ -6,6 +6,10 @@ import type { StartOptions } from './config/types.js';
 import { registerOperatorRoutes } from './console/operator-routes.js';
 import { resolveAdminToken } from './console/operator-auth.js';
 import type { SymbolSpec } from './engine/types.js';
+import { KeyRing } from './gateway/auth/key-ring.js';
+import { ReplayGuard } from './gateway/auth/replay-guard.js';
+import { TIMESTAMP_WINDOW_MS } from './gateway/auth/verify.js';
+import type { GatewayContext } from './gateway/context.js';
 import { Exchange } from './gateway/http.js';
 import { listen, type Listening } from './gateway/listen.js';
 import { systemClock, systemScheduler } from './market/clock.js';
@@ -16,12 +20,14 @@ import { ReadModel } from './shard/read-model.js';
 import { SecretBox } from './store/secret-box.js';
 import { seedStore } from './store/seed.js';
 import { openStore, type Store } from './store/store.js';
+import { parseCidr, type Cidr } from './util/ip.js';
 import type { Logger } from './util/log.js';
 
 const CLIENT_ID_RETENTION_MS = 24 * 3600_000;
 
 export interface Service {
   readonly ports: { readonly http: number; readonly console: number };
+  readonly adminToken: { readonly token: string; readonly origin: 'config' | 'fixture' | 'file' };
   readonly store: Store;
   readonly pool: ShardPool;
   readonly readModel: ReadModel;
@@ -59,9 +65,13 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
     log,
     onFatal,
   });
-  const readModel = new ReadModel();
+  const readModel = new ReadModel(symbolList);
   pool.onBatch((batch) => readModel.apply(batch));
   readModel.load(store);
+  for (const name of market.board.symbols) {
+    const quote = market.board.read(name);
+    if (quote) readModel.onQuote(quote);
+  }
   for (const a of config.seed.accounts) {
     const body = await pool.request(a.login, {
       kind: 'upsertAccount',
@@ -72,8 +82,14 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
     });
     if (!body.ok) throw new Error(`seed error at account ${a.login}: ${'reject' in body ? body.reject.message : 'refused'}`);
   }
-  market.subscribe((quote) => pool.tick(quote));
+  market.subscribe((quote) => { readModel.onQuote(quote); pool.tick(quote); });
   market.start();
+
+  const ctx: GatewayContext = {
+    config, log, clock: systemClock, store, box, symbols, market, pool, readModel,
+    auth: { keys: new KeyRing(store, box), replays: new ReplayGuard(TIMESTAMP_WINDOW_MS) },
+    trustedProxies: config.trusted_proxies.map((t) => parseCidr(t) as Cidr),
+  };
 
   let ready = false;
   const httpApp = config.http.tls.cert && config.http.tls.key
@@ -87,7 +103,7 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
 
   const consoleApp = uWS.App();
   const admin = resolveAdminToken(config);
-  registerOperatorRoutes(consoleApp, { adminToken: admin.token, market, pool, symbols, maxBodyBytes: config.http.max_body_bytes, log });
+  registerOperatorRoutes(consoleApp, { ...ctx, adminToken: admin.token });
 
   const listeners: Listening[] = [
     await listen(httpApp, config.http.host, config.http.port, 'http'),
@@ -98,6 +114,7 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
 
   return {
     ports: { http: http.port, console: consoleListener.port },
+    adminToken: admin,
     store,
     pool,
     readModel,

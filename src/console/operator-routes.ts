@@ -1,26 +1,18 @@
 // The console's operator routes that the platform's other channels use (DECISIONS "Console"):
 // pushed quotes and orders placed on behalf of manual, strategy or copy trading.
 import type { TemplatedApp } from 'uWebSockets.js';
-import type { SymbolSpec } from '../engine/types.js';
+import type { GatewayContext } from '../gateway/context.js';
 import { ApiError } from '../gateway/errors.js';
 import { Exchange, parseJsonObject, serve } from '../gateway/http.js';
 import { oneOf, parseOrderRequest } from '../gateway/order-request.js';
 import { callShard } from '../gateway/shard-call.js';
 import { orderJson } from '../gateway/wire.js';
-import type { Market } from '../market/market.js';
 import { fromTicks } from '../market/ticks.js';
 import { OPERATOR_SOURCES } from '../config/types.js';
-import type { ShardPool } from '../shard/pool.js';
-import type { Logger } from '../util/log.js';
 import { bearerMatches } from './operator-auth.js';
 
-export interface OperatorDeps {
+export interface OperatorDeps extends GatewayContext {
   readonly adminToken: string;
-  readonly market: Market;
-  readonly pool: ShardPool;
-  readonly symbols: ReadonlyMap<string, SymbolSpec>;
-  readonly maxBodyBytes: number;
-  readonly log: Logger;
 }
 
 type OperatorHandler = (ex: Exchange, body: Record<string, unknown>) => Promise<void> | void;
@@ -34,7 +26,7 @@ export function operatorPost(app: TemplatedApp, deps: OperatorDeps, path: string
     serve(ex, (err) => deps.log.error({ err, path }, 'operator route failed'), async () => {
       if (!authorized) throw new ApiError('unauthorized', 'operator token missing or wrong (Authorization: Bearer <admin_token>)');
       if (!/^application\/json\b/i.test(contentType)) throw new ApiError('bad_request', 'content-type must be application/json');
-      await handler(ex, parseJsonObject(await ex.readBody(deps.maxBodyBytes)));
+      await handler(ex, parseJsonObject(await ex.readBody(deps.config.http.max_body_bytes)));
     });
   });
 }
@@ -54,7 +46,7 @@ export function registerOperatorRoutes(app: TemplatedApp, deps: OperatorDeps): v
   operatorPost(app, deps, '/console/api/orders', async (ex, body) => {
     const source = oneOf(body, 'source', OPERATOR_SOURCES);
     const cmd = parseOrderRequest(body, deps.symbols, { source, keyId: null }, ['source']);
-    const result = await callShard(deps.pool, cmd.login, cmd, deps.symbols);
+    const result = await callShard(deps, cmd.login, cmd);
     if (result.kind !== 'place') throw new Error(`place answered with ${result.kind}`);
     ex.json(200, orderJson(result.order, deps.symbols.get(result.order.symbol)!));
   });

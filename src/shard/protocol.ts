@@ -1,16 +1,12 @@
 // Frames carried (msgpackr-encoded) by the SPSC rings between a shard and its peers (the main thread
 // and the FIX thread). Each peer owns one ring into the shard and reads one ring out of it.
-import type { AccountRecord, Command, EngineEvent, OrderRecord, PositionRecord, Quote, Reject, Result } from '../engine/types.js';
+import type { AccountRecord, AccountSnapshot, Command, EngineEvent, Quote, Reject, Result } from '../engine/types.js';
+
+export type { AccountSnapshot };
 
 /** Read-only questions a peer may ask a shard; answered from memory, never journaled. */
 export type Query =
   | { readonly kind: 'account'; readonly login: string };
-
-export interface AccountSnapshot {
-  readonly account: AccountRecord;
-  readonly positions: readonly PositionRecord[];
-  readonly pendingOrders: readonly OrderRecord[];
-}
 
 export type ShardInbound =
   /** A command whose result the peer awaits under `corr` (unique per peer). */

@@ -2,7 +2,9 @@
 // the shards' event batches, so reads (GET /accounts, /positions, stream snapshots) never cross a
 // thread. Floating profit is computed on read from the quote board with the engine's own pure
 // functions, so it is "updated on every tick" without any message per tick.
-import type { AccountRecord, EngineEvent, OrderRecord, PositionRecord } from '../engine/types.js';
+import { Market } from '../engine/market.js';
+import { accountMetrics, floatingProfitCents } from '../engine/money.js';
+import type { AccountMetrics, AccountRecord, Cents, EngineEvent, OrderRecord, PositionRecord, Quote, SymbolSpec } from '../engine/types.js';
 import type { Store } from '../store/store.js';
 import type { ShardOutbound } from './protocol.js';
 
@@ -11,6 +13,14 @@ export class ReadModel {
   /** Per login, ascending by ticket (tickets of one account grow; loading sorts). */
   private readonly positions = new Map<string, Map<number, PositionRecord>>();
   private readonly pending = new Map<string, Map<string, OrderRecord>>();
+  /** The engine's own quote table and conversion routes, fed with every tick. */
+  private readonly market: Market;
+
+  constructor(symbols: readonly SymbolSpec[]) {
+    this.market = new Market(symbols);
+  }
+
+  onQuote(quote: Quote): void { this.market.setQuote(quote); }
 
   load(store: Store): void {
     for (const { value } of store.accounts.getRange()) this.accounts.set(value.login, value);
@@ -31,6 +41,16 @@ export class ReadModel {
   openPositions(login: string): IterableIterator<PositionRecord> { return this.positionsOf(login).values(); }
 
   pendingOrders(login: string): IterableIterator<OrderRecord> { return this.pendingOf(login).values(); }
+
+  /** Balance, equity, margin, free margin and margin level at the latest quotes. */
+  metrics(account: AccountRecord): AccountMetrics {
+    return accountMetrics(account, this.positionsOf(account.login).values(), this.market);
+  }
+
+  /** Floating profit in account cents; null while the symbol (or a conversion pair) has no quote. */
+  profit(position: PositionRecord, accountCurrency: string): Cents | null {
+    return floatingProfitCents(position, this.market, accountCurrency);
+  }
 
   private applyEvent(e: EngineEvent): void {
     if (e.type === 'order') {

@@ -8,10 +8,14 @@ import type { Store } from './store.js';
 /** A journal entry and, for commands (not for journaled quotes), what it changed. */
 export interface Applied { readonly entry: JournalEntry; readonly outcome: Outcome | null }
 
-/** True when the outcome changed durable state (a rejected command changes nothing). */
+/**
+ * True when the outcome changed the engine's state, so its command must be journaled (a rejected
+ * command changes nothing). Key halts are persisted by the console in the key record, but later
+ * commands depend on them, so a replay needs them in the journal.
+ */
 export function changesState(o: Outcome): boolean {
-  return o.events.length > 0 || o.accounts.length > 0 || o.orders.length > 0
-    || o.positions.length > 0 || o.closedTickets.length > 0 || o.clientIds.length > 0;
+  return o.events.length > 0 || o.accounts.length > 0 || o.orders.length > 0 || o.positions.length > 0
+    || o.closedTickets.length > 0 || o.clientIds.length > 0 || o.keyHalts.length > 0;
 }
 
 /** Commits the batch; returns the next journal number. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CharEnum } from '../../src/fix/codec/char-enum.js';
 import { readHeader } from '../../src/fix/codec/inbound/header.js';
 import { readNewOrderSingle } from '../../src/fix/codec/inbound/orders.js';
 import { FixProblem } from '../../src/fix/codec/problem.js';
@@ -104,7 +105,7 @@ describe('FixReader typed accessors', () => {
     expect(r.char(15)).toBeNull();
     expect(r.problem()).toMatchObject({ reject: { reason: SessionRejectReason.IncorrectDataFormat }, refTagId: 15 });
     r.beginRead();
-    expect(r.enumChar(3, new Set(['N']))).toBeNull();
+    expect(r.enumChar(3, new CharEnum(['N']))).toBeNull();
     expect(r.problem()).toMatchObject({ reject: { reason: SessionRejectReason.ValueIsIncorrect }, refTagId: 3 });
   });
 

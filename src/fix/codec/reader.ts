@@ -4,8 +4,10 @@
 // twice records 373=13. Typed message readers read everything, then take r.problem().
 import { SessionRejectReason } from '../dictionary.js';
 import * as ascii from './ascii.js';
+import type { CharEnum } from './char-enum.js';
 import { type FixDecimal, parseDecimal } from './decimal.js';
 import { type RejectKind, sessionReject } from './problem.js';
+import { latin1 } from './strings.js';
 import { parseLocalMktDate, parseUtcTimestamp } from './time.js';
 import { FixTokens } from './tokenizer.js';
 
@@ -88,7 +90,7 @@ export class FixReader extends FixTokens {
 
   str(tag: number): string | null {
     const i = this.at(tag);
-    return i < 0 ? null : this.bytes.toString('latin1', this.valueStart(i), this.valueEnd(i));
+    return i < 0 ? null : latin1(this.bytes, this.valueStart(i), this.valueEnd(i));
   }
 
   reqStr(tag: number): string {
@@ -134,13 +136,17 @@ export class FixReader extends FixTokens {
     return String.fromCharCode(this.bytes[s] as number);
   }
 
-  enumChar<T extends string>(tag: number, allowed: ReadonlySet<T>): T | null {
-    const c = this.char(tag);
-    if (c === null) return null;
-    return allowed.has(c as T) ? (c as T) : this.bad(OUT_OF_RANGE, tag);
+  /** A one-character value of an enumeration (373=5 outside it). */
+  enumChar<T extends string>(tag: number, allowed: CharEnum<T>): T | null {
+    const i = this.at(tag);
+    if (i < 0) return null;
+    const s = this.valueStart(i);
+    if (this.valueEnd(i) - s !== 1) return this.bad(BAD_FORMAT, tag);
+    const code = this.bytes[s] as number;
+    return allowed.has(code) ? (String.fromCharCode(code) as T) : this.bad(OUT_OF_RANGE, tag);
   }
 
-  reqEnumChar<T extends string>(tag: number, allowed: ReadonlySet<T>): T {
+  reqEnumChar<T extends string>(tag: number, allowed: CharEnum<T>): T {
     return this.enumChar(tag, allowed) ?? this.missing(tag, '' as T);
   }
 

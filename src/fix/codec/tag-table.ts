@@ -6,18 +6,16 @@ export const TAG_TABLE_SIZE = 1024;
 
 export const TagClass = { Body: 0, Header: 1, Trailer: 2 } as const;
 
-/** TagClass per tag; tags at or above TAG_TABLE_SIZE are body tags. */
-export const TAG_CLASS: Uint8Array = (() => {
-  const t = new Uint8Array(TAG_TABLE_SIZE);
+/**
+ * Per tag: TagClass in the low two bits and, for a DATA field, the tag of the LENGTH field that
+ * must precede it in the bits above (info >>> 2). 0 for ordinary body tags (most fields) and for
+ * tags at or above TAG_TABLE_SIZE, so the common case costs one read and one compare.
+ */
+export const TAG_INFO: Uint16Array = (() => {
+  const t = new Uint16Array(TAG_TABLE_SIZE);
   for (const tag of HEADER_TAGS) t[tag] = TagClass.Header;
   for (const tag of [Tag.SignatureLength, Tag.Signature, Tag.CheckSum]) t[tag] = TagClass.Trailer;
-  return t;
-})();
-
-/** For a DATA tag, the LENGTH tag that must precede it; 0 for other tags. */
-export const DATA_LENGTH_OF: Uint16Array = (() => {
-  const t = new Uint16Array(TAG_TABLE_SIZE);
-  for (const [data, length] of DATA_LENGTH_TAG) t[data] = length;
+  for (const [data, length] of DATA_LENGTH_TAG) t[data] = (t[data] ?? 0) | (length << 2);
   return t;
 })();
 

@@ -11,7 +11,7 @@ import * as tagTable from './tag-table.js';
 // Module-local copies of the byte constants: V8 re-reads an imported binding through its module
 // cell on every use (a byte-scanning loop ran ~1.5x slower), a module const is folded.
 const { EQUALS, SOH, ZERO } = ascii;
-const { DATA_LENGTH_OF, TAG_CLASS, TAG_TABLE_SIZE, TagClass, internMsgType } = tagTable;
+const { TAG_INFO, TAG_TABLE_SIZE, TagClass, internMsgType } = tagTable;
 
 /** Tags above this are not numbers any FIX engine uses; the int stays exact. */
 const MAX_TAG_DIGITS = 9;
@@ -20,13 +20,14 @@ const EMPTY = Buffer.alloc(0);
 export class FixTokens {
   protected bytes: Buffer = EMPTY;
   /** tag, valueStart, valueEnd per field. */
-  protected fields = new Int32Array(3 * 64);
+  protected fields: Int32Array = new Int32Array(3 * 64);
   /** Number of fields of the current message. */
   fieldCount = 0;
   // Tag index: stamp[tag] === generation marks a tag seen in the current message (no clearing).
   private readonly stamp = new Int32Array(TAG_TABLE_SIZE);
   private readonly firstField = new Int32Array(TAG_TABLE_SIZE);
-  private readonly occurrences = new Int32Array(TAG_TABLE_SIZE);
+  /** repeated[tag] === generation: the tag occurs more than once in the current message. */
+  private readonly repeated = new Int32Array(TAG_TABLE_SIZE);
   private generation = 0;
   private structureKind: RejectKind | null = null;
   private structureTag: number | null = null;
@@ -47,13 +48,22 @@ export class FixTokens {
     this.msgSeqNum = 0;
     if (++this.generation === 0x7fffffff) {
       this.stamp.fill(0);
+      this.repeated.fill(0);
       this.generation = 1;
     }
     const buf = this.bytes;
+    const stamp = this.stamp;
+    const firstField = this.firstField;
+    const repeated = this.repeated;
+    const generation = this.generation;
+    let fields = this.fields;
+    let n = 0;
     let bodySeen = false;
     let p = start;
     while (p < end) {
       const tagStart = p;
+      // Kept int32 (| 0): a tag that overflowed into a double would make every later use slower;
+      // more than nine digits is invalid anyway.
       let tag = 0;
       let numeric = true;
       for (; p < end; p++) {
@@ -61,7 +71,7 @@ export class FixTokens {
         if (b === EQUALS || b === SOH) break;
         const d = b - ZERO;
         if (d < 0 || d > 9) numeric = false;
-        else tag = tag * 10 + d;
+        tag = (tag * 10 + d) | 0;
       }
       const tagLen = p - tagStart;
       const validTag = numeric && tagLen > 0 && tagLen <= MAX_TAG_DIGITS && buf[tagStart] !== ZERO;
@@ -71,8 +81,8 @@ export class FixTokens {
         continue;
       }
       const valueStart = ++p;
-      const lengthTag = tag < TAG_TABLE_SIZE ? (DATA_LENGTH_OF[tag] as number) : 0;
-      let valueEnd = lengthTag !== 0 ? this.dataEnd(lengthTag, valueStart, end) : -1;
+      const info = validTag && tag < TAG_TABLE_SIZE ? (TAG_INFO[tag] as number) : 0;
+      let valueEnd = info > TagClass.Trailer ? this.dataEnd(n, info >>> 2, valueStart, end) : -1;
       if (valueEnd < 0) {
         while (p < end && buf[p] !== SOH) p++;
         valueEnd = p;
@@ -83,11 +93,24 @@ export class FixTokens {
         continue;
       }
       if (valueEnd === valueStart) this.fail(sessionReject(SessionRejectReason.TagSpecifiedWithoutValue), tag);
-      this.store(tag, valueStart, valueEnd);
-      const cls = tag < TAG_TABLE_SIZE ? TAG_CLASS[tag] : TagClass.Body;
+      if (3 * n + 3 > fields.length) fields = this.growFields();
+      fields[3 * n] = tag;
+      fields[3 * n + 1] = valueStart;
+      fields[3 * n + 2] = valueEnd;
+      if (tag < TAG_TABLE_SIZE) {
+        if (stamp[tag] !== generation) {
+          stamp[tag] = generation;
+          firstField[tag] = n;
+        } else {
+          repeated[tag] = generation;
+        }
+      }
+      n++;
+      const cls = info & 3;
       if (cls === TagClass.Body) bodySeen = true;
       else if (cls === TagClass.Header && bodySeen) this.fail(sessionReject(SessionRejectReason.TagSpecifiedOutOfRequiredOrder), tag);
     }
+    this.fieldCount = n;
     this.readHeaderKeys();
     this.structureKind = this.failKind;
     this.structureTag = this.failTag;
@@ -127,7 +150,7 @@ export class FixTokens {
   protected find(tag: number, from: number, to: number): number {
     if (from < 0 && tag < TAG_TABLE_SIZE) {
       if (this.stamp[tag] !== this.generation) return -1;
-      if ((this.occurrences[tag] as number) > 1) this.fail(sessionReject(SessionRejectReason.TagAppearsMoreThanOnce), tag);
+      if (this.repeated[tag] === this.generation) this.fail(sessionReject(SessionRejectReason.TagAppearsMoreThanOnce), tag);
       return this.firstField[tag] as number;
     }
     const f = this.fields;
@@ -171,32 +194,16 @@ export class FixTokens {
     return v;
   }
 
-  private store(tag: number, valueStart: number, valueEnd: number): void {
-    const n = this.fieldCount;
-    if (3 * n + 3 > this.fields.length) {
-      const grown = new Int32Array(this.fields.length * 2);
-      grown.set(this.fields);
-      this.fields = grown;
-    }
-    const f = this.fields;
-    f[3 * n] = tag;
-    f[3 * n + 1] = valueStart;
-    f[3 * n + 2] = valueEnd;
-    if (tag < TAG_TABLE_SIZE) {
-      if (this.stamp[tag] !== this.generation) {
-        this.stamp[tag] = this.generation;
-        this.firstField[tag] = n;
-        this.occurrences[tag] = 1;
-      } else {
-        this.occurrences[tag] = (this.occurrences[tag] as number) + 1;
-      }
-    }
-    this.fieldCount = n + 1;
+  private growFields(): Int32Array {
+    const grown = new Int32Array(this.fields.length * 2);
+    grown.set(this.fields);
+    this.fields = grown;
+    return grown;
   }
 
   /** End of a DATA value whose LENGTH field came right before it, or -1 to scan for SOH. */
-  private dataEnd(lengthTag: number, valueStart: number, end: number): number {
-    const prev = this.fieldCount - 1;
+  private dataEnd(fieldsSoFar: number, lengthTag: number, valueStart: number, end: number): number {
+    const prev = fieldsSoFar - 1;
     if (prev < 0 || this.tagAt(prev) !== lengthTag) return -1;
     const length = this.plainInt(prev);
     const valueEnd = valueStart + length;

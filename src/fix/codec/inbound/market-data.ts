@@ -4,11 +4,12 @@ import {
   SubscriptionRequestType, type SubscriptionRequestTypeValue, Tag, valueSet,
 } from '../../dictionary.js';
 import { CONDITIONALLY_REQUIRED, type FixProblem, sessionReject } from '../problem.js';
+import { charEnum } from '../char-enum.js';
 import { type FixReader, defineGroup } from '../reader.js';
 
-const SUBSCRIPTION_TYPES = valueSet(SubscriptionRequestType);
+const SUBSCRIPTION_TYPES = charEnum(SubscriptionRequestType);
 const UPDATE_TYPES = valueSet(MDUpdateType);
-const ENTRY_TYPES = valueSet(MDEntryType);
+const ENTRY_TYPES = charEnum(MDEntryType);
 const MD_ENTRY_TYPES_GROUP = defineGroup(Tag.NoMDEntryTypes, Tag.MDEntryType, []);
 const RELATED_SYM_GROUP = defineGroup(Tag.NoRelatedSym, Tag.Symbol, INSTRUMENT_TAGS);
 

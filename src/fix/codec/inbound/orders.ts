@@ -3,16 +3,17 @@
 // contract size and digits (decimalToScale detects a price with too many decimals).
 import {
   HandlInst, type HandlInstValue, OrdType, type OrdTypeValue, Side, type SideValue, Tag, TimeInForce,
-  type TimeInForceValue, valueSet,
+  type TimeInForceValue,
 } from '../../dictionary.js';
 import type { FixDecimal } from '../decimal.js';
 import { CONDITIONALLY_REQUIRED, type FixProblem } from '../problem.js';
+import { charEnum } from '../char-enum.js';
 import type { FixReader } from '../reader.js';
 
-const SIDES = valueSet(Side);
-const ORD_TYPES = valueSet(OrdType);
-const TIME_IN_FORCES = valueSet(TimeInForce);
-const HANDL_INSTS = valueSet(HandlInst);
+const SIDES = charEnum(Side);
+const ORD_TYPES = charEnum(OrdType);
+const TIME_IN_FORCES = charEnum(TimeInForce);
+const HANDL_INSTS = charEnum(HandlInst);
 /** FIX44: Price (44) is required for limit order types, StopPx (99) for stop order types. */
 const NEEDS_PRICE: ReadonlySet<string> = new Set([OrdType.Limit, OrdType.StopLimit, OrdType.LimitOrBetter, OrdType.LimitWithOrWithout]);
 const NEEDS_STOP_PX: ReadonlySet<string> = new Set([OrdType.Stop, OrdType.StopLimit]);

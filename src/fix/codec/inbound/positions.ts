@@ -6,12 +6,13 @@ import {
   PosReqType, type PosReqTypeValue, SubscriptionRequestType, type SubscriptionRequestTypeValue, Tag, valueSet,
 } from '../../dictionary.js';
 import type { FixProblem } from '../problem.js';
+import { charEnum } from '../char-enum.js';
 import { type FixReader, defineGroup } from '../reader.js';
 
 const POS_REQ_TYPES = valueSet(PosReqType);
-const SUBSCRIPTION_TYPES = valueSet(SubscriptionRequestType);
+const SUBSCRIPTION_TYPES = charEnum(SubscriptionRequestType);
 const ACCOUNT_TYPES = valueSet(AccountType);
-const PARTY_ID_SOURCES = valueSet(PartyIDSource);
+const PARTY_ID_SOURCES = charEnum(PartyIDSource);
 const PARTY_ROLES = valueSet(PartyRole);
 const PARTIES_GROUP = defineGroup(Tag.NoPartyIDs, Tag.PartyID, [
   Tag.PartyIDSource, Tag.PartyRole, Tag.NoPartySubIDs, Tag.PartySubID, Tag.PartySubIDType,

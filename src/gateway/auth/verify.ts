@@ -1,0 +1,62 @@
+// Request authentication (spec "Authentication", DECISIONS "Authentication"): HMAC-SHA256 with the
+// key's secret over timestamp + method + path-with-query + raw body, hex in either case, compared
+// in constant time; timestamp within 5 s of server time; replays of POST/DELETE refused; key
+// status and whitelist enforced. REST headers and the WebSocket query carry the same three values.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { keyStatus } from '../../store/records.js';
+import { ipMatches } from '../../util/ip.js';
+import { ApiError } from '../errors.js';
+import type { KeyRing, LiveKey } from './key-ring.js';
+import type { ReplayGuard } from './replay-guard.js';
+
+export const TIMESTAMP_WINDOW_MS = 5000;
+const HEX_SHA256 = /^[0-9a-fA-F]{64}$/;
+const DIGITS = /^\d{1,16}$/;
+
+export interface SignedRequest {
+  readonly keyId: string;
+  readonly timestamp: string;
+  readonly signature: string;
+  readonly method: string;
+  /** Path with query string exactly as sent. */
+  readonly url: string;
+  readonly body: Buffer;
+  /** Address the whitelist applies to (see clientIp). */
+  readonly ip: string;
+}
+
+export interface Authenticator {
+  readonly keys: KeyRing;
+  readonly replays: ReplayGuard;
+}
+
+export function signatureOf(secret: Buffer, timestamp: string, method: string, url: string, body: Buffer): Buffer {
+  return createHmac('sha256', secret).update(timestamp).update(method).update(url).update(body).digest();
+}
+
+/** The key that signed the request, or the 401/403 the spec names. Scopes are the route's check. */
+export function authenticate(auth: Authenticator, req: SignedRequest, nowMs: number): LiveKey {
+  if (req.keyId === '' || req.timestamp === '' || req.signature === '') {
+    throw new ApiError('unauthorized', 'X-SVC-KEY, X-SVC-TIMESTAMP and X-SVC-SIGNATURE are required');
+  }
+  const key = auth.keys.get(req.keyId);
+  if (!key || key.record.revokedAt !== null) throw new ApiError('unauthorized', 'unknown or revoked key');
+  const status = keyStatus(key.record, nowMs);
+  if (status === 'Paused') throw new ApiError('unauthorized', 'key is paused');
+  if (status === 'Expired') throw new ApiError('unauthorized', 'key has expired');
+  if (!DIGITS.test(req.timestamp)) throw new ApiError('unauthorized', 'timestamp must be Unix milliseconds');
+  const timestampMs = Number(req.timestamp);
+  if (Math.abs(nowMs - timestampMs) > TIMESTAMP_WINDOW_MS) {
+    throw new ApiError('unauthorized', `timestamp is more than ${TIMESTAMP_WINDOW_MS} ms from server time (${nowMs})`);
+  }
+  if (!HEX_SHA256.test(req.signature)) throw new ApiError('unauthorized', 'signature must be 64 hex digits');
+  const expected = signatureOf(key.secret, req.timestamp, req.method, req.url, req.body);
+  if (!timingSafeEqual(expected, Buffer.from(req.signature, 'hex'))) throw new ApiError('unauthorized', 'bad signature');
+  if ((req.method === 'POST' || req.method === 'DELETE') && !auth.replays.accept(req.signature.toLowerCase(), timestampMs, nowMs)) {
+    throw new ApiError('unauthorized', 'signature already used (replay)');
+  }
+  if (key.whitelist.length > 0 && !ipMatches(req.ip, key.whitelist)) {
+    throw new ApiError('forbidden', `address ${req.ip} is not on the key's IP whitelist`);
+  }
+  return key;
+}

@@ -1,0 +1,26 @@
+// What every route module of the main thread is given: the service's parts, built once at start.
+import type { AppConfig } from '../config/types.js';
+import type { SymbolSpec } from '../engine/types.js';
+import type { Clock } from '../market/clock.js';
+import type { Market } from '../market/market.js';
+import type { ShardPool } from '../shard/pool.js';
+import type { ReadModel } from '../shard/read-model.js';
+import type { SecretBox } from '../store/secret-box.js';
+import type { Store } from '../store/store.js';
+import type { Logger } from '../util/log.js';
+import type { Authenticator } from './auth/verify.js';
+import type { Cidr } from '../util/ip.js';
+
+export interface GatewayContext {
+  readonly config: AppConfig;
+  readonly log: Logger;
+  readonly clock: Clock;
+  readonly store: Store;
+  readonly box: SecretBox;
+  readonly symbols: ReadonlyMap<string, SymbolSpec>;
+  readonly market: Market;
+  readonly pool: ShardPool;
+  readonly readModel: ReadModel;
+  readonly auth: Authenticator;
+  readonly trustedProxies: readonly Cidr[];
+}
