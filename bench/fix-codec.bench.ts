@@ -1,6 +1,10 @@
-// FIX codec speed: parse (frame + tokenize + header + typed read) and encode (into the reused
-// writer, then one copy out) of NewOrderSingle and ExecutionReport, in ns per message, beside
-// jspurefix's AsciiParser / AsciiMsgTransmitter on the same bytes and fields in the same run.
+// FIX codec speed, in ns per message, beside jspurefix on the same bytes and fields in the same
+// run. Two depths of parse, each against jspurefix's counterpart:
+//   view:  frame (BodyLength, CheckSum) + tokenize            vs AsciiParser → MsgView (lazy)
+//   typed: view + header + typed message (strings, decimals,  vs AsciiParser → MsgView.toObject()
+//          timestamps)
+// Encode: into the reused writer, then one copy out (what goes to the socket) vs jspurefix's
+// AsciiMsgTransmitter encode + trim() (its send path).
 // Each timed iteration handles BATCH messages, so the timer's own cost (tens of ns) stays out of
 // the figures; median and p99 are over those batches, per message.
 //   node dist/bench/fix-codec.bench.js
@@ -93,10 +97,14 @@ export async function benchFixCodec(): Promise<BenchRow[]> {
   const reader = new FixReader();
   let sink = 0;
 
-  const parseOurs = (bytes: Buffer, read: (r: FixReader) => object): void => {
+  const viewOurs = (bytes: Buffer): void => {
     framer.push(bytes);
     if (framer.next() !== FrameStatus.Message) throw new Error('framer did not find the message');
     reader.parse(framer.bytes, framer.frameStart, framer.frameEnd);
+    sink += reader.fieldCount;
+  };
+  const parseOurs = (bytes: Buffer, read: (r: FixReader) => object): void => {
+    viewOurs(bytes);
     const header = readHeader(reader);
     const message = read(reader);
     if (header instanceof FixProblem || message instanceof FixProblem) throw new Error(`unexpected problem ${JSON.stringify(message)}`);
@@ -109,10 +117,14 @@ export async function benchFixCodec(): Promise<BenchRow[]> {
   const bench = new Bench({ time: 1000, warmupTime: 500, warmupIterations: 2000, timestampProvider: 'hrtimeNow' });
   const batch = (fn: () => void) => () => { for (let i = 0; i < BATCH; i++) fn(); };
   bench
-    .add('parse NewOrderSingle: ours', batch(() => parseOurs(nosBytes, readNewOrderSingle)))
-    .add('parse NewOrderSingle: jspurefix', batch(() => jsp.parser.parseBuffer(nosBytes)))
-    .add('parse ExecutionReport: ours', batch(() => parseOurs(fillBytes, readFill)))
-    .add('parse ExecutionReport: jspurefix', batch(() => jsp.parser.parseBuffer(fillBytes)))
+    .add('parse NewOrderSingle view: ours', batch(() => viewOurs(nosBytes)))
+    .add('parse NewOrderSingle view: jspurefix', batch(() => jsp.parser.parseBuffer(nosBytes)))
+    .add('parse NewOrderSingle typed: ours', batch(() => parseOurs(nosBytes, readNewOrderSingle)))
+    .add('parse NewOrderSingle typed: jspurefix', batch(() => { sink += jsp.parse(nosBytes).length; }))
+    .add('parse ExecutionReport view: ours', batch(() => viewOurs(fillBytes)))
+    .add('parse ExecutionReport view: jspurefix', batch(() => jsp.parser.parseBuffer(fillBytes)))
+    .add('parse ExecutionReport typed: ours', batch(() => parseOurs(fillBytes, readFill)))
+    .add('parse ExecutionReport typed: jspurefix', batch(() => { sink += jsp.parse(fillBytes).length; }))
     .add('encode NewOrderSingle: ours', batch(() => { encodeNewOrderSingle(w); sink += w.flush().length; }))
     .add('encode NewOrderSingle: jspurefix', batch(() => { sink += jsp.encode('D', JSP_NOS, 2, new Date(T0)).length; }))
     .add('encode ExecutionReport: ours', batch(() => { encodeExecutionReport(w, GATEWAY, FILL); sink += w.flush().length; }))
@@ -122,7 +134,11 @@ export async function benchFixCodec(): Promise<BenchRow[]> {
 
   const rows: BenchRow[] = bench.tasks.map((t) => ({ name: `fix ${t.name}`, ...perMessage(t) }));
   const byName = new Map(rows.map((r) => [r.name, r]));
-  for (const what of ['parse NewOrderSingle', 'parse ExecutionReport', 'encode NewOrderSingle', 'encode ExecutionReport']) {
+  const compared = [
+    'parse NewOrderSingle view', 'parse NewOrderSingle typed', 'parse ExecutionReport view', 'parse ExecutionReport typed',
+    'encode NewOrderSingle', 'encode ExecutionReport',
+  ];
+  for (const what of compared) {
     const ours = byName.get(`fix ${what}: ours`);
     const theirs = byName.get(`fix ${what}: jspurefix`);
     if (!ours || !theirs) continue;

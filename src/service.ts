@@ -4,6 +4,10 @@
 import uWS from 'uWebSockets.js';
 import type { StartOptions } from './config/types.js';
 import { registerOperatorRoutes } from './console/operator-routes.js';
+import { registerKeyRoutes } from './console/key-routes.js';
+import { registerRest } from './gateway/rest/routes.js';
+import { registerWebhooks } from './gateway/webhooks/register.js';
+import { registerStream } from './gateway/stream/register.js';
 import { resolveAdminToken } from './console/operator-auth.js';
 import type { SymbolSpec } from './engine/types.js';
 import { KeyRing } from './gateway/auth/key-ring.js';
@@ -104,6 +108,10 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
   const consoleApp = uWS.App();
   const admin = resolveAdminToken(config);
   registerOperatorRoutes(consoleApp, { ...ctx, adminToken: admin.token });
+  const rest = registerRest(httpApp, ctx);
+  const stream = registerStream(httpApp, ctx);
+  registerKeyRoutes(consoleApp, { ...ctx, adminToken: admin.token }, rest.stats);
+  const webhooks = await registerWebhooks(httpApp, consoleApp, { ...ctx, adminToken: admin.token });
 
   const listeners: Listening[] = [
     await listen(httpApp, config.http.host, config.http.port, 'http'),
@@ -123,8 +131,11 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
     async stop() {
       ready = false;
       for (const l of listeners) l.close();
+      stream.close();
+      await rest.close();
       market.stop();
       await pool.stop();
+      await webhooks.close();
       await store.close();
     },
   };

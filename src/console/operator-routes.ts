@@ -15,20 +15,38 @@ export interface OperatorDeps extends GatewayContext {
   readonly adminToken: string;
 }
 
-type OperatorHandler = (ex: Exchange, body: Record<string, unknown>) => Promise<void> | void;
+/** `params` are the path parameters (`:id`) in order. */
+export type OperatorHandler = (ex: Exchange, body: Record<string, unknown>, params: readonly string[]) => Promise<void> | void;
 
-/** Registers a JSON POST route that only an operator may call. */
-export function operatorPost(app: TemplatedApp, deps: OperatorDeps, path: string, handler: OperatorHandler): void {
-  app.post(path, (res, req) => {
+export type OperatorMethod = 'get' | 'post' | 'put' | 'del';
+
+/**
+ * Registers a JSON route that only an operator may call. With `body: 'optional'` a request without
+ * a body (GET, a bare pause or revoke) is handled as `{}`; a body that is sent must be JSON.
+ */
+export function operatorRoute(
+  app: TemplatedApp, deps: OperatorDeps, method: OperatorMethod, path: string, handler: OperatorHandler,
+  body: 'required' | 'optional',
+): void {
+  const paramCount = path.split('/').filter((part) => part.startsWith(':')).length;
+  app[method](path, (res, req) => {
     const ex = new Exchange(res, req);
     const authorized = bearerMatches(req.getHeader('authorization'), deps.adminToken);
     const contentType = req.getHeader('content-type');
+    const params = Array.from({ length: paramCount }, (_, i) => req.getParameter(i));
     serve(ex, (err) => deps.log.error({ err, path }, 'operator route failed'), async () => {
       if (!authorized) throw new ApiError('unauthorized', 'operator token missing or wrong (Authorization: Bearer <admin_token>)');
+      const raw = method === 'get' ? Buffer.alloc(0) : await ex.readBody(deps.config.http.max_body_bytes);
+      if (raw.length === 0 && body === 'optional') { await handler(ex, {}, params); return; }
       if (!/^application\/json\b/i.test(contentType)) throw new ApiError('bad_request', 'content-type must be application/json');
-      await handler(ex, parseJsonObject(await ex.readBody(deps.config.http.max_body_bytes)));
+      await handler(ex, parseJsonObject(raw), params);
     });
   });
+}
+
+/** Registers a JSON POST route that only an operator may call. */
+export function operatorPost(app: TemplatedApp, deps: OperatorDeps, path: string, handler: OperatorHandler): void {
+  operatorRoute(app, deps, 'post', path, handler, 'required');
 }
 
 export function registerOperatorRoutes(app: TemplatedApp, deps: OperatorDeps): void {

@@ -37,7 +37,6 @@ export const Tag = {
   PosReqStatus: 729, SettlPrice: 730, SettlPriceType: 731, PriorSettlPrice: 734, NoPositions: 702,
   PosType: 703, LongQty: 704, ShortQty: 705, NoPosAmt: 753, PosAmtType: 707, PosAmt: 708,
 } as const;
-export type TagNumber = ValueOf<typeof Tag>;
 
 const TAG_NAMES = new Map<number, string>(Object.entries(Tag).map(([name, tag]) => [tag, name]));
 /** "Price (44)" for texts (58); a tag this file does not name is shown by number only. */
@@ -70,7 +69,6 @@ export const MsgType = {
   MarketDataSnapshotFullRefresh: 'W', MarketDataRequestReject: 'Y', BusinessMessageReject: 'j',
   RequestForPositions: 'AN', RequestForPositionsAck: 'AO', PositionReport: 'AP',
 } as const;
-export type MsgTypeValue = ValueOf<typeof MsgType>;
 
 /** Every MsgType FIX 4.4 defines: one outside it is 373=11, one inside but unsupported is j 380=3. */
 export const FIX44_MSG_TYPES: ReadonlySet<string> = new Set([

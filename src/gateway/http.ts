@@ -21,8 +21,10 @@ export class Exchange {
   constructor(readonly res: HttpResponse, req: HttpRequest) {
     this.method = req.getCaseSensitiveMethod();
     this.path = req.getUrl();
-    this.query = req.getQuery() ?? '';
-    this.url = this.query ? `${this.path}?${this.query}` : this.path;
+    const query = req.getQuery();
+    this.query = query ?? '';
+    // A bare trailing '?' was sent, so it is part of the signed path too.
+    this.url = query === undefined ? this.path : `${this.path}?${query}`;
     res.onAborted(() => { this.aborted = true; });
   }
 
@@ -93,12 +95,18 @@ export function parseJsonObject(body: Buffer): Record<string, unknown> {
 /**
  * Runs a route's work and turns what it throws into the documented error shape: ApiError as
  * itself, anything else as a logged 500 (a bug, never a client's fault, and never a crash).
+ * `headers` adds to every error response (REST sends its rate-limit headers on errors too).
  */
-export function serve(ex: Exchange, onBug: (err: unknown, ex: Exchange) => void, work: () => Promise<void> | void): void {
+export function serve(
+  ex: Exchange,
+  onBug: (err: unknown, ex: Exchange) => void,
+  work: () => Promise<void> | void,
+  headers: () => Headers = () => [],
+): void {
   const fail = (err: unknown): void => {
-    if (err instanceof ApiError) { ex.fail(err, err.headers); return; }
+    if (err instanceof ApiError) { ex.fail(err, [...err.headers, ...headers()]); return; }
     onBug(err, ex);
-    ex.json(500, { error: { code: 500, name: 'internal_error', message: 'internal error', request_id: ex.requestId } });
+    ex.json(500, { error: { code: 500, name: 'internal_error', message: 'internal error', request_id: ex.requestId } }, headers());
   };
   try {
     const pending = work();

@@ -1,7 +1,7 @@
 // Engine records as the JSON the spec promises: decimal prices and lots, ISO 8601 UTC times with
 // milliseconds. Integers are divided by powers of ten only here, at the edge; an integer divided
 // by 10^d is the double nearest the decimal, which JSON prints as that decimal.
-import type { Cents, CloseResult, OrderRecord, SymbolSpec, UnixMs } from '../engine/types.js';
+import type { AccountMetrics, AccountRecord, Cents, CloseResult, OrderRecord, PositionRecord, SymbolSpec, UnixMs } from '../engine/types.js';
 import { centilotsToLots as lots, fromTicks } from '../market/ticks.js';
 
 export const money = (cents: Cents): number => cents / 100;
@@ -53,4 +53,72 @@ export function orderJson(o: OrderRecord, symbol: SymbolSpec): OrderJson {
 
 export function closeJson(r: CloseResult, symbol: SymbolSpec): { ticket: number; status: string; close_price: number; profit: number; volume: number } {
   return { ticket: r.ticket, status: r.status, close_price: fromTicks(r.closePrice, symbol.digits), profit: money(r.profit), volume: lots(r.volume) };
+}
+
+export interface PositionJson {
+  ticket: number;
+  login: string;
+  symbol: string;
+  side: string;
+  volume: number;
+  open_price: number;
+  sl: number | null;
+  tp: number | null;
+  /** Floating profit in the account currency; null only while the symbol cannot be priced. */
+  profit: number | null;
+  source: string;
+  key_id?: string;
+  opened_at: string;
+}
+
+export function positionJson(p: PositionRecord, symbol: SymbolSpec, profit: Cents | null): PositionJson {
+  const d = symbol.digits;
+  const out: PositionJson = {
+    ticket: p.ticket,
+    login: p.login,
+    symbol: p.symbol,
+    side: p.side,
+    volume: lots(p.volume),
+    open_price: fromTicks(p.openPrice, d),
+    sl: p.sl === null ? null : fromTicks(p.sl, d),
+    tp: p.tp === null ? null : fromTicks(p.tp, d),
+    profit: profit === null ? null : money(profit),
+    source: p.source,
+    opened_at: iso(p.openedAt),
+  };
+  if (p.source === 'api' && p.keyId !== null) out.key_id = p.keyId;
+  return out;
+}
+
+/** GET /accounts list item (spec "Account"), with free margin and margin level besides. */
+export function accountItemJson(a: AccountRecord, m: AccountMetrics) {
+  return {
+    login: a.login,
+    type: a.type,
+    group: a.group,
+    currency: a.currency,
+    balance: money(m.balance),
+    equity: money(m.equity),
+    margin: money(m.margin),
+    free_margin: money(m.freeMargin),
+    margin_level: m.marginLevel,
+    leverage: a.leverage,
+  };
+}
+
+/** GET /accounts/{login}: the spec's detail fields first, then the list item's. */
+export function accountDetailJson(a: AccountRecord, m: AccountMetrics) {
+  return {
+    login: a.login,
+    server: a.server,
+    equity: money(m.equity),
+    free_margin: money(m.freeMargin),
+    margin_level: m.marginLevel,
+    balance: money(m.balance),
+    margin: money(m.margin),
+    currency: a.currency,
+    leverage: a.leverage,
+    type: a.type,
+    group: a.group,
+  };
 }

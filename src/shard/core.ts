@@ -83,7 +83,9 @@ export class ShardCore {
     }
 
     if (applied.length > 0) {
-      this.journalSeq = writeBatch(this.store, this.shard, this.journalSeq, this.engine.idCounter, applied);
+      const commit = writeBatch(this.store, this.shard, this.journalSeq, this.engine.idCounter, applied);
+      this.journalSeq = commit.journalSeq;
+      await commit.committed;
       await this.store.flushed();
     }
     const changed = [...accounts.values()];

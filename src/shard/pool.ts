@@ -20,8 +20,15 @@ export class ShardBusyError extends Error {
 
 export type BatchListener = (batch: ShardOutbound) => void;
 
-/** The rings the FIX thread uses to reach every shard (it consumes the `fromShards` side). */
-export interface PeerRings { readonly toShards: readonly RingChannel[]; readonly fromShards: readonly RingChannel[] }
+/**
+ * The rings the FIX thread uses to reach every shard (it consumes the `fromShards` side). Any
+ * further ring into the FIX thread must be created with `doorbell`, so one Inbox wakes it for all.
+ */
+export interface PeerRings {
+  readonly toShards: readonly RingChannel[];
+  readonly fromShards: readonly RingChannel[];
+  readonly doorbell: SharedArrayBuffer;
+}
 
 export interface ShardPoolOptions extends Omit<ShardWorkerData, 'shard' | 'inbound' | 'outbound'> {
   readonly log: Logger;
@@ -66,7 +73,7 @@ export class ShardPool {
       const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: data, name: `shard-${shard}` });
       this.shards.push({ worker, writer: new FrameWriter(inbound[0]!), reader: new FrameReader(outbound[0]!), heldTicks: new Map() });
     }
-    this.fixRings = { toShards: fromFix, fromShards: toFix };
+    this.fixRings = { toShards: fromFix, fromShards: toFix, doorbell: fixBell };
     this.inbox = new Inbox(fromShards);
   }
 

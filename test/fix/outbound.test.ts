@@ -8,10 +8,12 @@ import { encodeExecutionReport } from '../../src/fix/codec/outbound/orders.js';
 import { encodeProblem } from '../../src/fix/codec/outbound/session.js';
 import { FixReader, defineGroup } from '../../src/fix/codec/reader.js';
 import { FixWriter } from '../../src/fix/codec/writer.js';
-import { readNewOrderSingle } from '../../src/fix/codec/inbound/orders.js';
+import { readMarketDataRequest } from '../../src/fix/codec/inbound/market-data.js';
+import { readNewOrderSingle, readOrderCancelReplaceRequest, readOrderCancelRequest } from '../../src/fix/codec/inbound/orders.js';
+import { readRequestForPositions } from '../../src/fix/codec/inbound/positions.js';
 import { Tag } from '../../src/fix/dictionary.js';
 import { OUTBOUND_CASES } from './support/outbound-samples.js';
-import { FILL, T0, ascii, clientHeader, frame, header } from './support/samples.js';
+import { CLIENT_IDS, FILL, T0, ascii, clientHeader, frame, header, newOrderSingle } from './support/samples.js';
 import { validateFix44 } from './support/qf-validator.js';
 
 /** Encodes a case and reads it back through the framer and the reader, as a peer would. */
@@ -166,5 +168,72 @@ describe('FixWriter', () => {
     expect(ascii(w.lastMessage())).toContain('|35=j|');
     expect(ascii(w.lastMessage())).toContain('|45=13|372=D|380=5|58=Conditionally required field missing: Price (44)|');
     expect(validateFix44(w.lastMessage())).toEqual([]);
+  });
+});
+
+describe('round trip of the messages clients send, written with the writer field API', () => {
+  function read<T>(write: (w: FixWriter) => void, reader: (r: FixReader) => T): T {
+    const w = new FixWriter();
+    write(w);
+    const r = new FixReader();
+    r.parse(w.lastMessage(), 0, w.lastEnd - w.lastStart);
+    expect(readHeader(r)).toMatchObject({ senderCompId: 'TAS_1001', targetCompId: 'TASGW' });
+    return reader(r);
+  }
+
+  it('OrderCancelRequest, OrderCancelReplaceRequest, MarketDataRequest and RequestForPositions', () => {
+    expect(read((w) => {
+      w.begin('F', header(3, CLIENT_IDS));
+      w.str(Tag.OrigClOrdID, 'C-1'); w.str(Tag.ClOrdID, 'C-2'); w.str(Tag.Symbol, 'EURUSD'); w.char(Tag.Side, '2');
+      w.utcTimestamp(Tag.TransactTime, T0); w.decimal(Tag.OrderQty, { units: 25, scale: 1 });
+      w.finish();
+    }, readOrderCancelRequest)).toEqual({
+      origClOrdId: 'C-1', clOrdId: 'C-2', orderId: null, account: null, symbol: 'EURUSD', side: '2', orderQty: { units: 25, scale: 1 },
+      transactTimeMs: T0, text: null,
+    });
+    expect(read((w) => {
+      w.begin('G', header(4, CLIENT_IDS));
+      w.str(Tag.OrigClOrdID, 'C-2'); w.str(Tag.ClOrdID, 'C-3'); w.str(Tag.Symbol, 'EURUSD'); w.char(Tag.Side, '2');
+      w.utcTimestamp(Tag.TransactTime, T0); w.decimal(Tag.OrderQty, { units: 30, scale: 0 }); w.char(Tag.OrdType, '4');
+      w.decimal(Tag.Price, { units: 108_100, scale: 5 }); w.decimal(Tag.StopPx, { units: 108_200, scale: 5 });
+      w.finish();
+    }, readOrderCancelReplaceRequest)).toMatchObject({ clOrdId: 'C-3', ordType: '4', price: { units: 1081, scale: 3 }, stopPx: { units: 1082, scale: 3 } });
+    expect(read((w) => {
+      w.begin('V', header(5, CLIENT_IDS));
+      w.str(Tag.MDReqID, 'md-9'); w.char(Tag.SubscriptionRequestType, '2'); w.int(Tag.MarketDepth, 1);
+      w.int(Tag.NoMDEntryTypes, 1); w.char(Tag.MDEntryType, '1');
+      w.int(Tag.NoRelatedSym, 1); w.str(Tag.Symbol, 'XAUUSD');
+      w.finish();
+    }, readMarketDataRequest)).toEqual({
+      mdReqId: 'md-9', subscriptionRequestType: '2', marketDepth: 1, mdUpdateType: null, aggregatedBook: null, entryTypes: ['1'], symbols: ['XAUUSD'],
+    });
+    expect(read((w) => {
+      w.begin('AN', header(6, CLIENT_IDS));
+      w.str(Tag.PosReqID, 'p-7'); w.int(Tag.PosReqType, 0); w.str(Tag.Account, '1001'); w.localMktDate(Tag.ClearingBusinessDate, 20260302);
+      w.finish();
+    }, readRequestForPositions)).toMatchObject({ posReqId: 'p-7', posReqType: 0, account: '1001', clearingBusinessDate: 20260302 });
+  });
+
+  it('NewOrderSingle', () => {
+    const w = new FixWriter();
+    const bytes = newOrderSingle(w, 2);
+    const r = new FixReader();
+    r.parse(bytes, 0, bytes.length);
+    expect(readNewOrderSingle(r)).toEqual({
+      clOrdId: 'C-1', account: '1001', symbol: 'EURUSD', side: '1', orderQty: { units: 100_000, scale: 0 }, ordType: '2',
+      price: { units: 1085, scale: 3 }, stopPx: null, timeInForce: '1', transactTimeMs: T0, handlInst: null, locateReqd: null,
+      expireTimeMs: null, text: null,
+    });
+  });
+
+  it('reads back OrderCancelReject, BusinessMessageReject, MarketDataRequestReject and RequestForPositionsAck', () => {
+    const cxl = roundTrip(caseNamed('OrderCancelReject'));
+    expect([cxl.str(Tag.OrderID), cxl.str(Tag.OrigClOrdID), cxl.char(Tag.CxlRejResponseTo), cxl.int(Tag.CxlRejReason)]).toEqual(['NONE', 'C-8', '1', 1]);
+    const bmr = roundTrip(caseNamed('BusinessMessageReject'));
+    expect([bmr.int(Tag.RefSeqNum), bmr.str(Tag.RefMsgType), bmr.int(Tag.BusinessRejectReason)]).toEqual([30, 'AE', 3]);
+    const y = roundTrip(caseNamed('MarketDataRequestReject'));
+    expect([y.str(Tag.MDReqID), y.char(Tag.MDReqRejReason), y.str(Tag.Text)]).toEqual(['md-2', '0', 'unknown symbol XAUEUR']);
+    const ao = roundTrip(caseNamed('RequestForPositionsAck'));
+    expect([ao.int(Tag.PosReqResult), ao.int(Tag.TotalNumPosReports), ao.int(Tag.AccountType)]).toEqual([2, 0, 1]);
   });
 });

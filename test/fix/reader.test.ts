@@ -1,7 +1,13 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CharEnum } from '../../src/fix/codec/char-enum.js';
 import { readHeader } from '../../src/fix/codec/inbound/header.js';
-import { readNewOrderSingle } from '../../src/fix/codec/inbound/orders.js';
+import { readMarketDataRequest } from '../../src/fix/codec/inbound/market-data.js';
+import { readNewOrderSingle, readOrderCancelReplaceRequest, readOrderCancelRequest } from '../../src/fix/codec/inbound/orders.js';
+import { readRequestForPositions } from '../../src/fix/codec/inbound/positions.js';
+import {
+  readHeartbeat, readLogon, readLogout, readReject, readResendRequest, readSequenceReset, readTestRequest,
+} from '../../src/fix/codec/inbound/session.js';
 import { FixProblem } from '../../src/fix/codec/problem.js';
 import { FixReader, defineGroup } from '../../src/fix/codec/reader.js';
 import { SessionRejectReason, Tag } from '../../src/fix/dictionary.js';
@@ -166,5 +172,24 @@ describe('FixReader repeating groups', () => {
     const r = parsed(head);
     expect(r.group(group)).toBe(0);
     expect(r.problem()).toBeNull();
+  });
+});
+
+describe('FixReader on arbitrary bytes', () => {
+  it('never throws, whatever the bytes, and every typed reader returns a message or a problem', () => {
+    const readers = [
+      readHeader, readLogon, readHeartbeat, readTestRequest, readResendRequest, readReject, readSequenceReset, readLogout,
+      readNewOrderSingle, readOrderCancelRequest, readOrderCancelReplaceRequest, readMarketDataRequest, readRequestForPositions,
+    ];
+    const r = new FixReader();
+    fc.assert(fc.property(fc.oneof(
+      fc.uint8Array({ maxLength: 200 }),
+      fc.stringMatching(/^([0-9a-z]{0,4}=?[-.0-9A-Za-z|]{0,8}\|){0,20}$/).map((s) => frame(s)),
+      fc.array(fc.constantFrom('35=V|', '35=AN|', '34=2|', '146=2|', '55=X|', '267=1|', '269=0|', '453=1|', '448=a|', '452=3|', '802=1|', '523=x|', '95=3|', '96=a|b|', '44=1.5|', '40=2|'), { maxLength: 16 })
+        .map((parts) => frame(parts.join(''))),
+    ), (bytes) => {
+      r.parse(bytes, 0, bytes.length);
+      for (const read of readers) expect(read(r)).toBeTypeOf('object');
+    }), { numRuns: 3000 });
   });
 });

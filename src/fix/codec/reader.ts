@@ -25,6 +25,7 @@ export interface GroupSpec {
 export function defineGroup(countTag: number, delimiterTag: number, otherTags: readonly number[]): GroupSpec {
   return { countTag, delimiterTag, memberTags: new Set([delimiterTag, ...otherTags]) };
 }
+
 const ZERO_DECIMAL: FixDecimal = { units: 0, scale: 0 };
 const MISSING = sessionReject(SessionRejectReason.RequiredTagMissing);
 const BAD_FORMAT = sessionReject(SessionRejectReason.IncorrectDataFormat);

@@ -1,6 +1,7 @@
 // UTCTimestamp and LocalMktDate without Date objects: civil-date arithmetic on integers
 // (H. Hinnant's days_from_civil / civil_from_days), so parsing and writing allocate nothing.
 import * as ascii from './ascii.js';
+import { putDigits } from './digits.js';
 
 // Module-local copies of the byte constants: V8 re-reads an imported binding through its module
 // cell on every use (a byte-scanning loop ran ~1.5x slower), a module const is folded.
@@ -22,24 +23,37 @@ function daysInMonth(y: number, m: number): number {
   return m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31;
 }
 
-/** n decimal digits at bytes[p..p+n), or -1. */
-function digitsAt(bytes: Uint8Array, p: number, n: number): number {
-  let v = 0;
-  for (let i = 0; i < n; i++) {
-    const d = (bytes[p + i] as number) - ZERO;
-    if (d < 0 || d > 9) return -1;
-    v = v * 10 + d;
-  }
-  return v;
+/** Two decimal digits at bytes[p], or -1. */
+function twoDigits(bytes: Uint8Array, p: number): number {
+  const hi = (bytes[p] as number) - ZERO;
+  const lo = (bytes[p + 1] as number) - ZERO;
+  return hi >>> 0 > 9 || lo >>> 0 > 9 ? -1 : hi * 10 + lo;
 }
 
-/** YYYYMMDD as days since 1970-01-01, or NaN. */
-function parseDate(bytes: Uint8Array, p: number): number {
-  const y = digitsAt(bytes, p, 4);
-  const m = digitsAt(bytes, p + 4, 2);
-  const d = digitsAt(bytes, p + 6, 2);
-  if (y < 0 || m < 1 || m > 12 || d < 1 || d > daysInMonth(y, m)) return NaN;
-  return daysFromCivil(y, m, d);
+/** "YYYYMMDD" at bytes[p] as the number yyyymmdd, or -1 (digits only, not yet a date check). */
+function ymdAt(bytes: Uint8Array, p: number): number {
+  const c = twoDigits(bytes, p);
+  const y = twoDigits(bytes, p + 2);
+  const m = twoDigits(bytes, p + 4);
+  const d = twoDigits(bytes, p + 6);
+  return c < 0 || y < 0 || m < 0 || d < 0 ? -1 : ((c * 100 + y) * 100 + m) * 100 + d;
+}
+
+// Consecutive messages carry the same date: the last one's day number is kept (a pure memo).
+let lastYmd = -1;
+let lastDays = 0;
+
+/** yyyymmdd as days since 1970-01-01, or NaN when it is not a calendar date. */
+function daysOf(ymd: number): number {
+  if (ymd < 0) return NaN;
+  if (ymd === lastYmd) return lastDays;
+  const y = Math.floor(ymd / 10_000);
+  const m = Math.floor(ymd / 100) % 100;
+  const d = ymd % 100;
+  if (m < 1 || m > 12 || d < 1 || d > daysInMonth(y, m)) return NaN;
+  lastYmd = ymd;
+  lastDays = daysFromCivil(y, m, d);
+  return lastDays;
 }
 
 /**
@@ -49,25 +63,30 @@ function parseDate(bytes: Uint8Array, p: number): number {
 export function parseUtcTimestamp(bytes: Uint8Array, start: number, end: number): number {
   const len = end - start;
   if (len !== 17 && len !== 21 && len !== 24 && len !== 27) return NaN;
-  const days = parseDate(bytes, start);
+  const days = daysOf(ymdAt(bytes, start));
   if (Number.isNaN(days) || bytes[start + 8] !== MINUS || bytes[start + 11] !== COLON || bytes[start + 14] !== COLON) return NaN;
-  const hh = digitsAt(bytes, start + 9, 2);
-  const mi = digitsAt(bytes, start + 12, 2);
-  const ss = digitsAt(bytes, start + 15, 2);
+  const hh = twoDigits(bytes, start + 9);
+  const mi = twoDigits(bytes, start + 12);
+  const ss = twoDigits(bytes, start + 15);
   // 60 is a leap second (FIX allows it); it lands on the next minute's first second.
   if (hh < 0 || hh > 23 || mi < 0 || mi > 59 || ss < 0 || ss > 60) return NaN;
   let ms = 0;
   if (len > 17) {
-    if (bytes[start + 17] !== DOT || digitsAt(bytes, start + 18, len - 18) < 0) return NaN;
-    ms = digitsAt(bytes, start + 18, 3);
+    if (bytes[start + 17] !== DOT) return NaN;
+    for (let p = start + 18; p < end; p++) {
+      const digit = (bytes[p] as number) - ZERO;
+      if (digit >>> 0 > 9) return NaN;
+      if (p < start + 21) ms = ms * 10 + digit;
+    }
   }
   return days * MS_PER_DAY + ((hh * 60 + mi) * 60 + ss) * 1000 + ms;
 }
 
 /** "YYYYMMDD" as the number yyyymmdd after checking it is a real date, or NaN. */
 export function parseLocalMktDate(bytes: Uint8Array, start: number, end: number): number {
-  if (end - start !== 8 || Number.isNaN(parseDate(bytes, start))) return NaN;
-  return digitsAt(bytes, start, 8);
+  if (end - start !== 8) return NaN;
+  const ymd = ymdAt(bytes, start);
+  return Number.isNaN(daysOf(ymd)) ? NaN : ymd;
 }
 
 /** The UTC calendar date of a Unix ms instant as yyyymmdd (for LocalMktDate fields). */
@@ -84,28 +103,29 @@ export function yyyymmddOf(ms: number): number {
   return y * 10_000 + m * 100 + d;
 }
 
-function putDigits(buf: Uint8Array, p: number, value: number, width: number): void {
-  let v = value;
-  for (let i = width - 1; i >= 0; i--) {
-    buf[p + i] = ZERO + (v % 10);
-    v = Math.floor(v / 10);
-  }
-}
+// The date written last (a pure memo: consecutive messages share it).
+let writtenDay = NaN;
+let writtenYmd = 0;
 
 /** Length of "YYYYMMDD-HH:MM:SS.sss". */
 export const UTC_TIMESTAMP_BYTES = 21;
 
 /** Writes "YYYYMMDD-HH:MM:SS.sss" (years 0..9999) at buf[p]; returns the end. */
 export function writeUtcTimestamp(buf: Uint8Array, p: number, ms: number): number {
-  const t = Math.floor(ms);
-  const dayMs = ((t % MS_PER_DAY) + MS_PER_DAY) % MS_PER_DAY;
-  putDigits(buf, p, yyyymmddOf(t), 8);
+  const day = Math.floor(ms / MS_PER_DAY);
+  // Int32 from here on: the time of day is below 86 400 000.
+  const dayMs = (Math.floor(ms) - day * MS_PER_DAY) | 0;
+  if (day !== writtenDay) {
+    writtenDay = day;
+    writtenYmd = yyyymmddOf(ms);
+  }
+  putDigits(buf, p, writtenYmd, 8);
   buf[p + 8] = MINUS;
-  putDigits(buf, p + 9, Math.floor(dayMs / 3_600_000), 2);
+  putDigits(buf, p + 9, (dayMs / 3_600_000) | 0, 2);
   buf[p + 11] = COLON;
-  putDigits(buf, p + 12, Math.floor(dayMs / 60_000) % 60, 2);
+  putDigits(buf, p + 12, ((dayMs / 60_000) | 0) % 60, 2);
   buf[p + 14] = COLON;
-  putDigits(buf, p + 15, Math.floor(dayMs / 1000) % 60, 2);
+  putDigits(buf, p + 15, ((dayMs / 1000) | 0) % 60, 2);
   buf[p + 17] = DOT;
   putDigits(buf, p + 18, dayMs % 1000, 3);
   return p + UTC_TIMESTAMP_BYTES;

@@ -9,18 +9,37 @@
 import * as ascii from './ascii.js';
 import { byteSum, wordBuffer } from './checksum.js';
 import type { FixDecimal } from './decimal.js';
+import { digitCount, putDecimal, putDigits } from './digits.js';
 import { writeLocalMktDate, writeUtcTimestamp } from './time.js';
 import { Tag } from '../dictionary.js';
 
 // Module-local copies of the byte constants: V8 re-reads an imported binding through its module
 // cell on every use (a byte-scanning loop ran ~1.5x slower), a module const is folded.
-const { BEGIN_STRING_FIELD, CHAR_N, CHAR_Y, DOT, EQUALS, MINUS, SOH, ZERO } = ascii;
+const { BEGIN_STRING_FIELD, CHAR_N, CHAR_Y, EQUALS, MINUS, SOH } = ascii;
 
 const QUESTION_MARK = 0x3f;
+const BODY_LENGTH_PREFIX = Buffer.from(`${Tag.BodyLength}=`, 'latin1');
+const CHECKSUM_PREFIX = Buffer.from(`${Tag.CheckSum}=`, 'latin1');
 const ASSUMED_LENGTH_DIGITS = 3;
-const RESERVED_HEADER_BYTES = BEGIN_STRING_FIELD.length + 2 + ASSUMED_LENGTH_DIGITS + 1;
+const RESERVED_HEADER_BYTES = BEGIN_STRING_FIELD.length + BODY_LENGTH_PREFIX.length + ASSUMED_LENGTH_DIGITS + 1;
 /** Room for a tag, '=', a number and SOH. */
 const MAX_NUMERIC_FIELD_BYTES = 48;
+
+/**
+ * "tag=" bytes of every tag below 1024, 8 bytes per tag with the length last: copying them is
+ * cheaper than converting the tag to digits on each field.
+ */
+const TAG_PREFIX_TAGS = 1024;
+const TAG_PREFIX_STRIDE = 8;
+const TAG_PREFIX: Uint8Array = (() => {
+  const t = new Uint8Array(TAG_PREFIX_TAGS * TAG_PREFIX_STRIDE);
+  for (let tag = 1; tag < TAG_PREFIX_TAGS; tag++) {
+    const text = `${tag}=`;
+    for (let k = 0; k < text.length; k++) t[tag * TAG_PREFIX_STRIDE + k] = text.charCodeAt(k);
+    t[tag * TAG_PREFIX_STRIDE + TAG_PREFIX_STRIDE - 1] = text.length;
+  }
+  return t;
+})();
 
 /** SenderCompID and TargetCompID of one session, encoded once ("49=..|56=..|"). */
 export class CompIds {
@@ -36,12 +55,6 @@ export interface OutboundHeader {
   readonly sendingTimeMs: number;
   /** Set on a retransmission: writes PossDupFlag=Y and this OrigSendingTime (122). */
   readonly origSendingTimeMs: number | null;
-}
-
-function digitCount(v: number): number {
-  let n = 1;
-  for (let x = v; x >= 10; x = Math.floor(x / 10)) n++;
-  return n;
 }
 
 export class FixWriter {
@@ -97,7 +110,7 @@ export class FixWriter {
     const bodyLength = this.pos - this.bodyStart;
     const lengthDigits = digitCount(bodyLength);
     const shift = lengthDigits - ASSUMED_LENGTH_DIGITS;
-    this.ensure(Math.max(shift, 0) + 7);
+    this.ensure(Math.max(shift, 0) + CHECKSUM_PREFIX.length + 4);
     const buf = this.buf;
     if (shift !== 0) {
       buf.copyWithin(this.bodyStart + shift, this.bodyStart, this.pos);
@@ -106,16 +119,15 @@ export class FixWriter {
     let p = this.msgStart;
     buf.set(BEGIN_STRING_FIELD, p);
     p += BEGIN_STRING_FIELD.length;
-    buf[p++] = ZERO + 9;
-    buf[p++] = EQUALS;
-    this.putUint(p, bodyLength, lengthDigits);
+    buf.set(BODY_LENGTH_PREFIX, p);
+    p += BODY_LENGTH_PREFIX.length;
+    putDigits(buf, p, bodyLength, lengthDigits);
     buf[p + lengthDigits] = SOH;
     const checksum = byteSum(buf, this.words, this.msgStart, this.pos) & 0xff;
     p = this.pos;
-    buf[p++] = ZERO + 1;
-    buf[p++] = ZERO;
-    buf[p++] = EQUALS;
-    this.putUint(p, checksum, 3);
+    buf.set(CHECKSUM_PREFIX, p);
+    p += CHECKSUM_PREFIX.length;
+    putDigits(buf, p, checksum, 3);
     buf[p + 3] = SOH;
     this.pos = p + 4;
     this.lastStart = this.msgStart;
@@ -151,7 +163,7 @@ export class FixWriter {
       v = -v;
     }
     const n = digitCount(v);
-    this.putUint(this.pos, v, n);
+    putDigits(this.buf, this.pos, v, n);
     this.buf[this.pos + n] = SOH;
     this.pos += n + 1;
   }
@@ -174,17 +186,8 @@ export class FixWriter {
       buf[this.pos++] = MINUS;
       u = -u;
     }
-    const scale = value.scale;
-    const digits = Math.max(digitCount(u), scale + 1);
-    const end = this.pos + digits + (scale > 0 ? 1 : 0);
-    let p = end - 1;
-    for (let i = 0; i < digits; i++) {
-      if (i === scale && scale > 0) buf[p--] = DOT;
-      buf[p--] = ZERO + (u % 10);
-      u = Math.floor(u / 10);
-    }
-    buf[end] = SOH;
-    this.pos = end + 1;
+    this.pos = putDecimal(buf, this.pos, u, value.scale);
+    buf[this.pos++] = SOH;
   }
 
   utcTimestamp(tag: number, ms: number): void {
@@ -210,19 +213,19 @@ export class FixWriter {
   }
 
   private tagEquals(tag: number): void {
-    const n = digitCount(tag);
-    this.putUint(this.pos, tag, n);
-    this.buf[this.pos + n] = EQUALS;
-    this.pos += n + 1;
-  }
-
-  private putUint(p: number, value: number, width: number): void {
     const buf = this.buf;
-    let v = value;
-    for (let i = p + width - 1; i >= p; i--) {
-      buf[i] = ZERO + (v % 10);
-      v = Math.floor(v / 10);
+    let p = this.pos;
+    if (tag < TAG_PREFIX_TAGS) {
+      const base = tag * TAG_PREFIX_STRIDE;
+      const len = TAG_PREFIX[base + TAG_PREFIX_STRIDE - 1] as number;
+      for (let k = 0; k < len; k++) buf[p++] = TAG_PREFIX[base + k] as number;
+      this.pos = p;
+      return;
     }
+    const n = digitCount(tag);
+    putDigits(buf, p, tag, n);
+    buf[p + n] = EQUALS;
+    this.pos = p + n + 1;
   }
 
   private ensure(extra: number): void {

@@ -1,0 +1,361 @@
+// The stream client: one WebSocket (the `ws` package) that reconnects with exponential backoff and
+// jitter, restores every subscription, and resumes each account's events with `since_seq` from the
+// last seq it handed to the user, so a reconnect loses no order or position event and repeats none:
+// the server replays what was missed in seq order, and anything at or below the account's cursor
+// (an overlap) is dropped here. Quotes and account states are latest-value data and simply resume.
+import WebSocket from 'ws';
+import { Backoff, type BackoffOptions } from './backoff.js';
+import { ApiError, apiErrorOf } from './errors.js';
+import { signedStreamUrl } from './signing.js';
+import type {
+  AccountMessage, AckMessage, EventChannel, OrderMessage, PositionMessage, QuoteMessage, ServerMessage, SnapshotMessage,
+  StreamChannel, StreamErrorMessage,
+} from './types.js';
+
+export interface StreamClientOptions {
+  /** The stream address, e.g. `ws://127.0.0.1:8080/v1`. */
+  readonly url: string;
+  readonly keyId: string;
+  readonly secret: string;
+  readonly backoff?: BackoffOptions;
+  /** A connection that stayed up this long resets the backoff (default 10 s). */
+  readonly stableMs?: number;
+  /** No frame at all for this long (heartbeats come every 5 s) counts as a dead connection (default 15 s). */
+  readonly staleMs?: number;
+  readonly nowMs?: () => number;
+  readonly random?: () => number;
+}
+
+export interface SubscribeRequest {
+  readonly channels: readonly StreamChannel[];
+  /** With `quotes`. */
+  readonly symbols?: readonly string[];
+  /** With orders, positions, account; default: the key's account. */
+  readonly login?: string;
+  /** Resume events after this seq (e.g. saved by an earlier run) instead of starting with a snapshot. */
+  readonly sinceSeq?: number;
+}
+
+export interface DisconnectInfo { readonly code: number; readonly reason: string; readonly attempt: number; readonly retryInMs: number }
+/** Events after `sinceSeq` were no longer kept; the client re-subscribed with a snapshot. */
+export interface GapInfo { readonly login: string; readonly sinceSeq: number; readonly oldestSeq: number | undefined }
+
+export interface StreamHandlers {
+  quote: (m: QuoteMessage) => void;
+  order: (m: OrderMessage) => void;
+  position: (m: PositionMessage) => void;
+  account: (m: AccountMessage) => void;
+  snapshot: (m: SnapshotMessage) => void;
+  heartbeat: (ts: number) => void;
+  open: () => void;
+  disconnect: (info: DisconnectInfo) => void;
+  gap: (info: GapInfo) => void;
+  /** Refused upgrades (ApiError with the HTTP status), refused restores, socket errors. */
+  error: (err: Error) => void;
+}
+
+type Handlers = { [K in keyof StreamHandlers]: StreamHandlers[K][] };
+
+interface WireOp {
+  readonly op: 'subscribe' | 'unsubscribe' | 'ping';
+  readonly channels?: readonly StreamChannel[];
+  readonly symbols?: readonly string[];
+  readonly login?: string;
+  readonly since_seq?: number;
+}
+
+interface PendingOp {
+  readonly wire: WireOp;
+  /** The caller waiting for the answer; absent for the client's own restores. */
+  readonly caller?: { resolve(m: AckMessage | number): void; reject(err: Error): void };
+  /** The connection it went out on (re-sent on the next one while unanswered). */
+  sentOn: WebSocket | null;
+  readonly sentAtMs: number;
+}
+
+const isEventChannel = (c: StreamChannel): c is EventChannel => c === 'orders' || c === 'positions';
+
+export class StreamClient {
+  private readonly handlers: Handlers = {
+    quote: [], order: [], position: [], account: [], snapshot: [], heartbeat: [], open: [], disconnect: [], gap: [], error: [],
+  };
+  private readonly backoff: Backoff;
+  private readonly nowMs: () => number;
+  private ws: WebSocket | null = null;
+  private openedAtMs = 0;
+  private lastFrameMs = 0;
+  private nextId = 0;
+  private closed = false;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private readonly staleTimer: NodeJS.Timeout;
+  private readonly pending = new Map<number, PendingOp>();
+  private firstOpen: { readonly promise: Promise<void>; resolve(): void; reject(err: Error): void } | null = null;
+  // Confirmed subscriptions, restored on every new connection.
+  private readonly quotes = new Set<string>();
+  private readonly eventChannels = new Map<string, Set<EventChannel>>();
+  private readonly accountLogins = new Set<string>();
+  /** Per login, the last event seq handed to the user (or the snapshot's seq). */
+  private readonly cursors = new Map<string, number>();
+
+  constructor(private readonly opts: StreamClientOptions) {
+    this.backoff = new Backoff(opts.backoff, opts.random);
+    this.nowMs = opts.nowMs ?? Date.now;
+    const staleMs = opts.staleMs ?? 15_000;
+    this.staleTimer = setInterval(() => {
+      if (this.ws?.readyState === WebSocket.OPEN && this.nowMs() - this.lastFrameMs > staleMs) this.ws.terminate();
+    }, Math.max(50, Math.floor(staleMs / 3)));
+    this.staleTimer.unref();
+  }
+
+  on<K extends keyof StreamHandlers>(event: K, handler: StreamHandlers[K]): this {
+    this.handlers[event].push(handler);
+    return this;
+  }
+
+  /** Starts connecting (and reconnecting); resolves once the first connection is open. */
+  connect(): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('stream client is closed'));
+    if (this.ws?.readyState === WebSocket.OPEN) return Promise.resolve();
+    if (!this.firstOpen) {
+      let settle: { resolve(): void; reject(err: Error): void } | undefined;
+      const promise = new Promise<void>((resolve, reject) => { settle = { resolve, reject }; });
+      this.firstOpen = { promise, ...settle! };
+    }
+    if (!this.ws && !this.retryTimer) this.dial();
+    return this.firstOpen.promise;
+  }
+
+  /** Resolves with the ack once the server confirmed; the subscription then survives reconnects. */
+  subscribe(req: SubscribeRequest): Promise<AckMessage> {
+    const wire: WireOp = {
+      op: 'subscribe', channels: req.channels,
+      ...(req.symbols ? { symbols: req.symbols } : {}),
+      ...(req.login !== undefined ? { login: req.login } : {}),
+      ...(req.sinceSeq !== undefined ? { since_seq: req.sinceSeq } : {}),
+    };
+    return this.request(wire) as Promise<AckMessage>;
+  }
+
+  unsubscribe(req: Omit<SubscribeRequest, 'sinceSeq'>): Promise<AckMessage> {
+    const wire: WireOp = {
+      op: 'unsubscribe', channels: req.channels,
+      ...(req.symbols ? { symbols: req.symbols } : {}),
+      ...(req.login !== undefined ? { login: req.login } : {}),
+    };
+    return this.request(wire) as Promise<AckMessage>;
+  }
+
+  /** Round trip in ms. */
+  ping(): Promise<number> {
+    return this.request({ op: 'ping' }) as Promise<number>;
+  }
+
+  /** The last order/position seq handed to the user for `login` (save it to resume a later run). */
+  lastSeq(login: string): number | undefined { return this.cursors.get(login); }
+
+  get connected(): boolean { return this.ws?.readyState === WebSocket.OPEN; }
+
+  close(): void {
+    this.closed = true;
+    clearInterval(this.staleTimer);
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    const err = new Error('stream client closed');
+    for (const op of this.pending.values()) op.caller?.reject(err);
+    this.pending.clear();
+    this.firstOpen?.reject(err);
+    this.firstOpen = null;
+    this.ws?.close(1000, 'client closing');
+    this.ws = null;
+  }
+
+  private request(wire: WireOp): Promise<AckMessage | number> {
+    if (this.closed) return Promise.reject(new Error('stream client is closed'));
+    return new Promise((resolve, reject) => {
+      const id = ++this.nextId;
+      this.pending.set(id, { wire, caller: { resolve, reject }, sentOn: null, sentAtMs: this.nowMs() });
+      if (this.ws?.readyState === WebSocket.OPEN) this.send(id);
+    });
+  }
+
+  private send(id: number): void {
+    const op = this.pending.get(id);
+    const ws = this.ws;
+    if (!op || !ws) return;
+    op.sentOn = ws;
+    ws.send(JSON.stringify({ ...op.wire, id }));
+  }
+
+  private dial(): void {
+    this.retryTimer = null;
+    if (this.closed) return;
+    const ws = new WebSocket(signedStreamUrl(this.opts.url, this.opts.keyId, this.opts.secret, this.nowMs()), { perMessageDeflate: false });
+    this.ws = ws;
+    let refusal: ApiError | null = null;
+    ws.on('unexpected-response', (_req, res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => { body += chunk.toString(); });
+      res.on('end', () => {
+        refusal = apiErrorOf(res.statusCode ?? 0, body, { get: (name) => { const v = res.headers[name]; return typeof v === 'string' ? v : null; } });
+        this.emit('error', refusal);
+        this.lost(ws, res.statusCode ?? 0, refusal.message);
+      });
+    });
+    ws.on('open', () => this.opened());
+    ws.on('message', (data: WebSocket.RawData, isBinary: boolean) => { if (!isBinary) this.frame(String(data)); });
+    ws.on('error', (err) => { if (!refusal) this.emit('error', err); });
+    ws.on('close', (code, reason) => this.lost(ws, code, reason.toString()));
+  }
+
+  private opened(): void {
+    this.openedAtMs = this.nowMs();
+    this.lastFrameMs = this.openedAtMs;
+    // Restores first (they carry the since_seq cursors), then the callers' unanswered ops.
+    const callers = [...this.pending.keys()];
+    for (const wire of this.restoreOps()) {
+      const id = ++this.nextId;
+      this.pending.set(id, { wire, sentOn: null, sentAtMs: this.nowMs() });
+      this.send(id);
+    }
+    for (const id of callers) this.send(id);
+    this.firstOpen?.resolve();
+    this.firstOpen = null;
+    this.emit('open');
+  }
+
+  private restoreOps(): WireOp[] {
+    const ops: WireOp[] = [];
+    if (this.quotes.size > 0) ops.push({ op: 'subscribe', channels: ['quotes'], symbols: [...this.quotes] });
+    for (const [login, channels] of this.eventChannels) {
+      const cursor = this.cursors.get(login);
+      ops.push({ op: 'subscribe', channels: [...channels], login, ...(cursor !== undefined ? { since_seq: cursor } : {}) });
+    }
+    for (const login of this.accountLogins) ops.push({ op: 'subscribe', channels: ['account'], login });
+    return ops;
+  }
+
+  private lost(ws: WebSocket, code: number, reason: string): void {
+    if (this.ws !== ws) return;
+    this.ws = null;
+    ws.removeAllListeners('close');
+    ws.terminate();
+    // Restores are rebuilt from the confirmed state on the next connection.
+    for (const [id, op] of this.pending) if (!op.caller) this.pending.delete(id);
+    if (this.closed) return;
+    if (this.openedAtMs > 0 && this.nowMs() - this.openedAtMs >= (this.opts.stableMs ?? 10_000)) this.backoff.reset();
+    this.openedAtMs = 0;
+    const retryInMs = this.backoff.next();
+    this.emit('disconnect', { code, reason, attempt: this.backoff.attempts, retryInMs });
+    this.retryTimer = setTimeout(() => this.dial(), retryInMs);
+  }
+
+  private frame(text: string): void {
+    this.lastFrameMs = this.nowMs();
+    for (const line of text.split('\n')) {
+      let m: ServerMessage;
+      try { m = JSON.parse(line) as ServerMessage; } catch { this.emit('error', new Error(`unreadable message: ${line.slice(0, 100)}`)); continue; }
+      this.dispatch(m);
+    }
+  }
+
+  private dispatch(m: ServerMessage): void {
+    switch (m.channel) {
+      case 'quote': this.emit('quote', m); return;
+      case 'order': if (this.fresh(m.login, m.seq)) this.emit('order', m); return;
+      case 'position': if (this.fresh(m.login, m.seq)) this.emit('position', m); return;
+      case 'account': this.emit('account', m); return;
+      case 'snapshot':
+        // A snapshot starts a login's cursor; one already running covers events still to come.
+        if (!this.cursors.has(m.login)) this.cursors.set(m.login, m.seq);
+        this.emit('snapshot', m);
+        return;
+      case 'heartbeat': this.emit('heartbeat', m.ts); return;
+      case 'subscribed': case 'unsubscribed': this.acked(m); return;
+      case 'pong': {
+        const op = this.answered(m.id);
+        op?.caller?.resolve(this.nowMs() - op.sentAtMs);
+        return;
+      }
+      case 'error': this.refused(m); return;
+    }
+  }
+
+  /** True the first time a seq is seen for the login (exactly-once for the user's handlers). */
+  private fresh(login: string, seq: number): boolean {
+    const last = this.cursors.get(login);
+    if (last !== undefined && seq <= last) return false;
+    this.cursors.set(login, seq);
+    return true;
+  }
+
+  private answered(id: number | string | null): PendingOp | undefined {
+    if (typeof id !== 'number') return undefined;
+    const op = this.pending.get(id);
+    if (op && op.sentOn === this.ws) {
+      this.pending.delete(id);
+      return op;
+    }
+    return undefined;
+  }
+
+  private acked(m: AckMessage): void {
+    const op = this.answered(m.id);
+    if (!op) return;
+    const login = m.login;
+    const events = m.channels.filter(isEventChannel);
+    if (m.channel === 'subscribed') {
+      for (const s of m.symbols) this.quotes.add(s);
+      if (login !== undefined && events.length > 0) {
+        let set = this.eventChannels.get(login);
+        if (!set) { set = new Set(); this.eventChannels.set(login, set); }
+        for (const c of events) set.add(c);
+        const since = op.wire.since_seq;
+        if (since !== undefined && !this.cursors.has(login)) this.cursors.set(login, since);
+      }
+      if (login !== undefined && m.channels.includes('account')) this.accountLogins.add(login);
+    } else {
+      for (const s of m.symbols) this.quotes.delete(s);
+      if (login !== undefined) {
+        const set = this.eventChannels.get(login);
+        for (const c of events) set?.delete(c);
+        if (set?.size === 0) { this.eventChannels.delete(login); this.cursors.delete(login); }
+        if (m.channels.includes('account')) this.accountLogins.delete(login);
+      }
+    }
+    op.caller?.resolve(m);
+  }
+
+  private refused(m: StreamErrorMessage): void {
+    const err = new ApiError({
+      name: m.name, message: m.message, status: null,
+      ...(m.field !== undefined ? { field: m.field } : {}),
+      ...(m.oldest_seq !== undefined ? { oldestSeq: m.oldest_seq } : {}),
+      body: m,
+    });
+    const op = this.answered(m.id);
+    if (!op) { this.emit('error', err); return; }
+    if (op.caller) { op.caller.reject(err); return; }
+    // A restore whose since_seq is no longer kept: say so, and start over from a snapshot.
+    const login = op.wire.login;
+    if (m.field === 'since_seq' && login !== undefined && op.wire.since_seq !== undefined) {
+      this.cursors.delete(login);
+      this.emit('gap', { login, sinceSeq: op.wire.since_seq, oldestSeq: m.oldest_seq });
+      const { since_seq: _dropped, ...plain } = op.wire;
+      const id = ++this.nextId;
+      this.pending.set(id, { wire: plain, sentOn: null, sentAtMs: this.nowMs() });
+      this.send(id);
+      return;
+    }
+    this.emit('error', err);
+  }
+
+  private emit<K extends keyof StreamHandlers>(event: K, ...args: Parameters<StreamHandlers[K]>): void {
+    for (const handler of this.handlers[event]) {
+      try {
+        (handler as (...a: Parameters<StreamHandlers[K]>) => void)(...args);
+      } catch (err) {
+        if (event !== 'error') this.emit('error', err instanceof Error ? err : new Error(String(err)));
+      }
+    }
+  }
+}

@@ -1,0 +1,147 @@
+// One REST request, in the order the spec's rules need it:
+//   1. headers captured while uWS's request object is valid; the raw body read for POST/DELETE
+//      (bodies over http.max_body_bytes are bad_request);
+//   2. authentication (signature over the raw body, window, replay, key status, IP whitelist);
+//      a failure is charged to the client address's anonymous bucket, never to the named key;
+//   3. scope (403), then the rate limit of the call's class (429 + Retry-After);
+//   4. the route's handler; its reply or error goes out with the X-RateLimit headers of the bucket
+//      that applied, and the key's statistics record the outcome and latency.
+// GETs run synchronously inside the uWS handler: no promise, no thread hop.
+import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
+import type { LiveKey } from '../auth/key-ring.js';
+import { clientIp } from '../auth/client-ip.js';
+import { authenticate } from '../auth/verify.js';
+import type { GatewayContext } from '../context.js';
+import { ApiError } from '../errors.js';
+import { Exchange, serve } from '../http.js';
+import type { LimitVerdict, RestLimiter } from '../limits/rest-limiter.js';
+import type { KeyStatsBook } from '../stats/key-stats-book.js';
+import { echo, endpointOf, isTrade, type Reply, type RestRoute } from './route.js';
+
+type UwsHandler = (res: HttpResponse, req: HttpRequest) => void;
+
+interface Captured {
+  readonly keyId: string;
+  readonly timestamp: string;
+  readonly signature: string;
+  readonly contentType: string;
+  /** The address whitelists and anonymous limits apply to (X-Forwarded-For only from trusted proxies). */
+  readonly ip: string;
+  readonly params: readonly string[];
+}
+
+const EMPTY_BODY = Buffer.alloc(0);
+const NO_PARAMS: readonly string[] = [];
+
+const elapsedUs = (ex: Exchange): number => Number(process.hrtime.bigint() - ex.startedNs) / 1000;
+
+function rateLimited(verdict: LimitVerdict, what: string): ApiError {
+  return new ApiError('rate_limited', `${what}: retry in ${verdict.retryAfterS ?? 1} s`);
+}
+
+export class RestPipeline {
+  constructor(
+    private readonly ctx: GatewayContext,
+    private readonly limiter: RestLimiter,
+    private readonly stats: KeyStatsBook,
+  ) {}
+
+  handler(route: RestRoute): UwsHandler {
+    const endpoint = endpointOf(route);
+    const paramCount = route.pattern.split(':').length - 1;
+    const withBody = isTrade(route.method);
+    const maxBodyBytes = this.ctx.config.http.max_body_bytes;
+    return (res, req) => {
+      const ex = new Exchange(res, req);
+      const c = this.capture(ex, req, paramCount);
+      // GETs are signed over an empty body; a request lacking a credential needs no body to be refused.
+      if (!withBody || c.keyId === '' || c.timestamp === '' || c.signature === '') {
+        this.run(route, endpoint, ex, c, EMPTY_BODY);
+        return;
+      }
+      ex.readBody(maxBodyBytes).then(
+        (body) => this.run(route, endpoint, ex, c, body),
+        (err: unknown) => this.run(route, endpoint, ex, c, err instanceof ApiError ? err : new ApiError('bad_request', 'request body could not be read')),
+      );
+    };
+  }
+
+  /** Every path and method no route claims: 404 in the error shape, limited per address. */
+  unknownRoute(): UwsHandler {
+    return (res, req) => {
+      const ex = new Exchange(res, req);
+      const ip = clientIp(ex.remoteAddress(), req.getHeader('x-forwarded-for'), this.ctx.trustedProxies);
+      const verdict = this.limiter.anonymous(ip, this.ctx.clock.nowMs());
+      const err = verdict.allowed
+        ? new ApiError('not_found', `no route ${ex.method} ${echo(ex.path)}`)
+        : rateLimited(verdict, 'too many unauthenticated requests from this address');
+      ex.fail(err, verdict.headers);
+    };
+  }
+
+  private capture(ex: Exchange, req: HttpRequest, paramCount: number): Captured {
+    return {
+      keyId: req.getHeader('x-svc-key'),
+      timestamp: req.getHeader('x-svc-timestamp'),
+      signature: req.getHeader('x-svc-signature'),
+      contentType: req.getHeader('content-type'),
+      ip: clientIp(ex.remoteAddress(), req.getHeader('x-forwarded-for'), this.ctx.trustedProxies),
+      params: paramCount === 0 ? NO_PARAMS : Array.from({ length: paramCount }, (_, i) => req.getParameter(i)),
+    };
+  }
+
+  private run(route: RestRoute, endpoint: string, ex: Exchange, c: Captured, body: Buffer | ApiError): void {
+    const { ctx, limiter } = this;
+    const nowMs = ctx.clock.nowMs();
+    const known = c.keyId === '' ? undefined : ctx.auth.keys.get(c.keyId);
+    // Requests naming an existing key count for it, refused ones included (the console's error rate).
+    const stats = known ? this.stats.of(known.record.id, nowMs) : null;
+    let verdict: LimitVerdict | null = null;
+
+    const finish = (errorName: string | null): void => { stats?.record(endpoint, errorName, elapsedUs(ex)); };
+    const failed = (err: unknown): never => {
+      finish(err instanceof ApiError ? err.errorName : 'internal_error');
+      throw err;
+    };
+    const reply = (r: Reply): void => {
+      ex.json(r.status, r.body, verdict?.headers);
+      finish(null);
+    };
+
+    const work = (): Promise<void> | void => {
+      let key: LiveKey;
+      try {
+        if (body instanceof ApiError) throw body;
+        key = authenticate(ctx.auth, {
+          keyId: c.keyId, timestamp: c.timestamp, signature: c.signature, method: ex.method, url: ex.url, body, ip: c.ip,
+        }, nowMs);
+      } catch (err) {
+        verdict = limiter.anonymous(c.ip, nowMs);
+        throw verdict.allowed ? err : rateLimited(verdict, 'too many unauthenticated requests from this address');
+      }
+      const { id, login, rateLimit, scopes } = key.record;
+      const trade = isTrade(route.method);
+      const limit = (take: boolean): LimitVerdict => (trade ? limiter.trade(login, nowMs, take) : limiter.read(id, rateLimit, nowMs, take));
+      if (!scopes.includes(route.scope)) {
+        verdict = limit(false);
+        throw new ApiError('forbidden', `key ${id} lacks the ${route.scope} scope`);
+      }
+      verdict = limit(true);
+      if (!verdict.allowed) {
+        throw rateLimited(verdict, trade ? `trade limit of account ${login} exceeded` : `read limit of key ${id} exceeded`);
+      }
+      stats?.used(nowMs, c.ip);
+      const out = route.handle({ key, login, params: c.params, query: ex.query, body: body instanceof Buffer ? body : EMPTY_BODY, contentType: c.contentType });
+      if (out instanceof Promise) return out.then(reply);
+      reply(out);
+    };
+
+    serve(ex, (err) => ctx.log.error({ err, endpoint, request_id: ex.requestId }, 'REST route failed'), () => {
+      try {
+        return work()?.catch(failed);
+      } catch (err) {
+        return failed(err);
+      }
+    }, () => verdict?.headers ?? []);
+  }
+}

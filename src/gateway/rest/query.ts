@@ -1,0 +1,46 @@
+// Query strings of the REST routes: only the documented parameters, each at most once, and the
+// list paging of DECISIONS ("Lists take optional `limit` (default 500, max 1000) and `cursor`;
+// responses then carry `next_cursor` (null at the end). Order: by ticket ascending").
+import { ApiError } from '../errors.js';
+import { echo } from './route.js';
+
+export const LIST_LIMIT_DEFAULT = 500;
+export const LIST_LIMIT_MAX = 1000;
+const LIMIT_TEXT = /^\d{1,4}$/;
+
+export type Query = ReadonlyMap<string, string>;
+
+const NO_PARAMS: Query = new Map();
+
+/** Decoded parameters; an unknown or repeated name is bad_request naming it. */
+export function readQuery(raw: string, allowed: readonly string[]): Query {
+  if (raw === '') return NO_PARAMS;
+  const out = new Map<string, string>();
+  for (const [name, value] of new URLSearchParams(raw)) {
+    const field = name.slice(0, 64);
+    if (!allowed.includes(name)) {
+      const known = allowed.length === 0 ? 'this route takes none' : `allowed: ${allowed.join(', ')}`;
+      throw new ApiError('bad_request', `unknown query parameter ${echo(name)}; ${known}`, field);
+    }
+    if (out.has(name)) throw new ApiError('bad_request', `query parameter ${name} given more than once`, field);
+    out.set(name, value);
+  }
+  return out;
+}
+
+export function listLimit(q: Query): number {
+  const text = q.get('limit');
+  if (text === undefined) return LIST_LIMIT_DEFAULT;
+  const n = LIMIT_TEXT.test(text) ? Number(text) : 0;
+  if (n < 1 || n > LIST_LIMIT_MAX) throw new ApiError('bad_request', `limit must be an integer from 1 to ${LIST_LIMIT_MAX}`, 'limit');
+  return n;
+}
+
+export interface Page<T> { readonly data: T[]; readonly next_cursor: string | null }
+
+/** The first `limit` of `sorted` (already past the cursor); the cursor names the last item sent. */
+export function page<T, J>(sorted: readonly T[], limit: number, cursorOf: (item: T) => string, json: (item: T) => J): Page<J> {
+  const items = sorted.length > limit ? sorted.slice(0, limit) : sorted;
+  const last = items[items.length - 1];
+  return { data: items.map(json), next_cursor: sorted.length > limit && last !== undefined ? cursorOf(last) : null };
+}

@@ -1,0 +1,47 @@
+// The REST API v1 on the HTTP listener (spec "Endpoints"): six routes, the catch-all 404, the
+// rate limiter's housekeeping and the per-key statistics, saved every 10 s and at stop.
+import type { TemplatedApp } from 'uWebSockets.js';
+import type { GatewayContext } from '../context.js';
+import { RestLimiter } from '../limits/rest-limiter.js';
+import { KEY_STATS_DB, KEY_STATS_SAVE_MS, KeyStatsBook } from '../stats/key-stats-book.js';
+import type { KeyStatsRecord } from '../stats/key-stats.js';
+import { accountRoutes } from './accounts.js';
+import { orderRoutes } from './orders.js';
+import { RestPipeline } from './pipeline.js';
+import { positionRoutes } from './positions.js';
+import type { RestMethod, RestRoute } from './route.js';
+
+/** Full buckets are dropped this often (they equal fresh ones), bounding the limiter's memory. */
+const BUCKET_SWEEP_MS = 5_000;
+
+const UWS_METHOD: Readonly<Record<RestMethod, 'get' | 'post' | 'del'>> = { GET: 'get', POST: 'post', DELETE: 'del' };
+
+export interface RestService {
+  /** Per-key statistics, for the console. */
+  readonly stats: KeyStatsBook;
+  /** Stops the timers and saves the statistics (call before the store closes). */
+  close(): Promise<void>;
+}
+
+export function restRoutes(ctx: GatewayContext): RestRoute[] {
+  return [...accountRoutes(ctx), ...orderRoutes(ctx), ...positionRoutes(ctx)];
+}
+
+export function registerRest(app: TemplatedApp, ctx: GatewayContext): RestService {
+  const limiter = new RestLimiter();
+  const stats = new KeyStatsBook(ctx.store.db<KeyStatsRecord>(KEY_STATS_DB));
+  const pipeline = new RestPipeline(ctx, limiter, stats);
+  for (const route of restRoutes(ctx)) app[UWS_METHOD[route.method]](route.pattern, pipeline.handler(route));
+  // uWS prefers static and parametric routes over wildcards, so this takes only what nothing else claims.
+  app.any('/*', pipeline.unknownRoute());
+  const sweep = setInterval(() => limiter.sweep(ctx.clock.nowMs()), BUCKET_SWEEP_MS);
+  sweep.unref();
+  const stopSaving = stats.autosave(KEY_STATS_SAVE_MS, ctx.log);
+  return {
+    stats,
+    async close() {
+      clearInterval(sweep);
+      await stopSaving();
+    },
+  };
+}

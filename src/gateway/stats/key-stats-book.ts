@@ -1,0 +1,51 @@
+// Every key's statistics, loaded at start from LMDB `key_stats` and saved periodically and at stop
+// (only what changed). Statistics are reports, not account state: losing the last few seconds
+// on a crash is acceptable, so saves are not awaited for durability.
+import type { Database } from 'lmdb';
+import type { UnixMs } from '../../engine/types.js';
+import type { Key } from '../../store/store.js';
+import type { Logger } from '../../util/log.js';
+import { KeyStats, type KeyStatsRecord } from './key-stats.js';
+
+export const KEY_STATS_DB = 'key_stats';
+export const KEY_STATS_SAVE_MS = 10_000;
+
+export class KeyStatsBook {
+  private readonly stats = new Map<string, KeyStats>();
+
+  constructor(private readonly db: Database<KeyStatsRecord, Key>) {
+    for (const { value } of db.getRange()) this.stats.set(value.keyId, new KeyStats(value.keyId, value.sinceMs, value));
+  }
+
+  /** The key's statistics, started now if it has none. Call only for keys that exist. */
+  of(keyId: string, nowMs: UnixMs): KeyStats {
+    let s = this.stats.get(keyId);
+    if (s === undefined) {
+      s = new KeyStats(keyId, nowMs);
+      this.stats.set(keyId, s);
+    }
+    return s;
+  }
+
+  get(keyId: string): KeyStats | undefined { return this.stats.get(keyId); }
+
+  /** Writes every changed key (puts of one event turn share one commit); resolves with how many. */
+  async save(): Promise<number> {
+    const changed = [...this.stats.values()].filter((s) => s.dirty);
+    for (const s of changed) s.dirty = false;
+    await Promise.all(changed.map((s) => this.db.put(s.keyId, s.toRecord())));
+    return changed.length;
+  }
+
+  /** Saves every `intervalMs` until the returned stop, which saves once more. */
+  autosave(intervalMs: number, log: Logger): () => Promise<void> {
+    const timer = setInterval(() => {
+      this.save().catch((err: unknown) => log.error({ err }, 'saving key statistics failed'));
+    }, intervalMs);
+    timer.unref();
+    return async () => {
+      clearInterval(timer);
+      await this.save();
+    };
+  }
+}

@@ -1,0 +1,104 @@
+// The `account` channel (DECISIONS: balance, equity, margin, free margin and margin level on change,
+// at most every 100 ms per account). Equity moves with every tick of a symbol the account holds
+// (and of the pairs that convert its profit), so ticks and shard batches only mark an account as
+// worth a look; the look itself (metrics from the read model, compared with what was last sent)
+// runs at most once per `throttleMs`: at once when the account was quiet, else when its window
+// ends. A subscriber gets the current state when it subscribes.
+//
+// `seq` in the message is the account's last event seq the state includes: a stamp that lets a
+// client line the state up with its order/position events. Account messages are states, not
+// events: they are conflated, never replayed, and carry no seq of their own.
+import type { AccountRecord } from '../../engine/types.js';
+import type { Clock } from '../../market/clock.js';
+import type { ReadModel } from '../../shard/read-model.js';
+import { accountText } from './messages.js';
+
+export interface AccountOutlet { push(text: string): void }
+
+interface Watched {
+  readonly outlets: Set<AccountOutlet>;
+  /** What the last message said, without its ts. */
+  lastState: string;
+  lastLookMs: number;
+  timer: NodeJS.Timeout | null;
+}
+
+export class AccountStream {
+  private readonly watched = new Map<string, Watched>();
+
+  constructor(private readonly readModel: ReadModel, private readonly clock: Clock, private readonly throttleMs: number) {}
+
+  /** False when the account does not exist. */
+  subscribe(outlet: AccountOutlet, login: string): boolean {
+    const account = this.readModel.account(login);
+    if (!account) return false;
+    let w = this.watched.get(login);
+    if (!w) {
+      w = { outlets: new Set(), lastState: '', lastLookMs: Number.NEGATIVE_INFINITY, timer: null };
+      this.watched.set(login, w);
+    }
+    if (w.outlets.has(outlet)) return true;
+    const { state, text } = this.render(account);
+    // The first subscriber's state is the baseline; later ones may get one repeat of theirs.
+    if (w.outlets.size === 0) w.lastState = state;
+    w.outlets.add(outlet);
+    outlet.push(text);
+    return true;
+  }
+
+  unsubscribe(outlet: AccountOutlet, login: string): void {
+    const w = this.watched.get(login);
+    if (!w) return;
+    w.outlets.delete(outlet);
+    if (w.outlets.size === 0) {
+      if (w.timer) clearTimeout(w.timer);
+      this.watched.delete(login);
+    }
+  }
+
+  isSubscribed(outlet: AccountOutlet, login: string): boolean {
+    return this.watched.get(login)?.outlets.has(outlet) ?? false;
+  }
+
+  drop(outlet: AccountOutlet): void {
+    for (const login of [...this.watched.keys()]) this.unsubscribe(outlet, login);
+  }
+
+  /** Any tick may move the equity of an account holding positions. */
+  onQuote(): void {
+    for (const [login, w] of this.watched) if (w.timer === null) this.touch(login, w);
+  }
+
+  onAccounts(accounts: readonly AccountRecord[]): void {
+    for (const a of accounts) {
+      const w = this.watched.get(a.login);
+      if (w && w.timer === null) this.touch(a.login, w);
+    }
+  }
+
+  close(): void {
+    for (const w of this.watched.values()) if (w.timer) clearTimeout(w.timer);
+  }
+
+  private touch(login: string, w: Watched): void {
+    const waitMs = w.lastLookMs + this.throttleMs - this.clock.nowMs();
+    if (waitMs <= 0) this.look(login, w);
+    else w.timer = setTimeout(() => { w.timer = null; this.look(login, w); }, waitMs);
+  }
+
+  private look(login: string, w: Watched): void {
+    const account = this.readModel.account(login);
+    if (!account || !this.watched.has(login)) return;
+    w.lastLookMs = this.clock.nowMs();
+    const { state, text } = this.render(account);
+    if (state === w.lastState) return;
+    w.lastState = state;
+    for (const outlet of w.outlets) outlet.push(text);
+  }
+
+  private render(account: AccountRecord): { state: string; text: string } {
+    const m = this.readModel.metrics(account);
+    const state = `${m.balance}|${m.equity}|${m.margin}|${m.freeMargin}|${m.marginLevel}|${account.seq}`;
+    return { state, text: accountText(account, m, this.clock.nowMs()) };
+  }
+}

@@ -1,0 +1,109 @@
+// The server's stream messages (spec "Events", DECISIONS "WebSocket messages"): one JSON object
+// each, with `channel` first. Prices, lots and money leave the integer units here, at the edge.
+import type { AccountMetrics, AccountRecord, Cents, EngineEvent, OrderRecord, PositionEvent, PositionRecord, Quote, SymbolSpec, UnixMs } from '../../engine/types.js';
+import { centilotsToLots, fromTicks } from '../../market/ticks.js';
+import type { ErrorName } from '../errors.js';
+import { money, orderJson, positionJson, type PositionJson } from '../wire.js';
+import type { Channel, OpId } from './ops.js';
+
+/** Error names a stream op can get (DECISIONS: bad_request, forbidden, not_found, rate_limited). */
+export type StreamErrorName = Extract<ErrorName, 'bad_request' | 'forbidden' | 'not_found' | 'rate_limited'>;
+
+/** A refused op, on its way to the client as an `error` message; the connection stays open. */
+export class StreamError extends Error {
+  constructor(readonly errorName: StreamErrorName, message: string, readonly field?: string, readonly extra?: Readonly<Record<string, unknown>>) {
+    super(message);
+  }
+}
+
+/**
+ * Quote text built by hand: this runs once per tick on the hot path. Numbers print exactly as
+ * JSON.stringify prints them; `symbolJson` is the symbol name already JSON-quoted.
+ */
+export function quoteText(symbolJson: string, digits: number, q: Quote): string {
+  return `{"channel":"quote","symbol":${symbolJson},"bid":${fromTicks(q.bid, digits)},"ask":${fromTicks(q.ask, digits)},"ts":${q.ts}}`;
+}
+
+/** What message building needs to know about the present: symbols and the floating profit now. */
+export interface Pricing {
+  readonly symbols: ReadonlyMap<string, SymbolSpec>;
+  floatingProfit(position: PositionRecord): Cents | null;
+}
+
+function specOf(pricing: Pricing, symbol: string): SymbolSpec {
+  const spec = pricing.symbols.get(symbol);
+  if (!spec) throw new Error(`event on unknown symbol ${symbol}`);
+  return spec;
+}
+
+/**
+ * An order or position event. `volume` of a close is the closed volume and of a partial close the
+ * volume left open (with `closed_volume`); `profit` of a close is realised, of an open position
+ * floating at the time the message is built.
+ */
+export function eventText(e: EngineEvent, pricing: Pricing): string {
+  if (e.type === 'order') {
+    return JSON.stringify({ channel: 'order', ...orderJson(e.order, specOf(pricing, e.order.symbol)), seq: e.seq, ts: e.ts });
+  }
+  return JSON.stringify({ channel: 'position', ...positionEventFields(e, pricing), seq: e.seq, ts: e.ts });
+}
+
+/** A position message: the REST position object plus its status and, on closes, how it closed. */
+interface PositionEventJson extends PositionJson {
+  status: string;
+  close_price?: number;
+  closed_volume?: number;
+  reason?: string;
+}
+
+function positionEventFields(e: PositionEvent, pricing: Pricing): PositionEventJson {
+  const spec = specOf(pricing, e.position.symbol);
+  const profit = e.status === 'open' ? pricing.floatingProfit(e.position) : e.profit;
+  const out: PositionEventJson = { ...positionJson(e.position, spec, profit), status: e.status };
+  if (e.closePrice !== null) out.close_price = fromTicks(e.closePrice, spec.digits);
+  if (e.closedVolume !== null && e.status === 'partially_closed') out.closed_volume = centilotsToLots(e.closedVolume);
+  if (e.reason !== null) out.reason = e.reason;
+  return out;
+}
+
+export interface SnapshotParts {
+  readonly login: string;
+  readonly seq: number;
+  readonly ts: UnixMs;
+  /** Present when positions were subscribed: open positions by ticket, with floating profit. */
+  readonly positions: readonly PositionRecord[] | null;
+  /** Present when orders were subscribed: pending orders. */
+  readonly orders: readonly OrderRecord[] | null;
+}
+
+export function snapshotText(s: SnapshotParts, pricing: Pricing): string {
+  const out: Record<string, unknown> = { channel: 'snapshot', login: s.login, seq: s.seq, ts: s.ts };
+  if (s.positions) out['positions'] = s.positions.map((p) => positionJson(p, specOf(pricing, p.symbol), pricing.floatingProfit(p)));
+  if (s.orders) out['orders'] = s.orders.map((o) => orderJson(o, specOf(pricing, o.symbol)));
+  return JSON.stringify(out);
+}
+
+/** Account state; `seq` is the account's last event seq the state includes (a stamp, never replayed). */
+export function accountText(a: AccountRecord, m: AccountMetrics, ts: UnixMs): string {
+  return JSON.stringify({
+    channel: 'account', login: a.login, balance: money(m.balance), equity: money(m.equity), margin: money(m.margin),
+    free_margin: money(m.freeMargin), margin_level: m.marginLevel, seq: a.seq, ts,
+  });
+}
+
+export interface Ack { readonly id: OpId; readonly channels: readonly Channel[]; readonly symbols: readonly string[]; readonly login: string | null }
+
+export function ackText(kind: 'subscribed' | 'unsubscribed', ack: Ack): string {
+  const out: Record<string, unknown> = { channel: kind, id: ack.id, channels: ack.channels, symbols: ack.symbols };
+  if (ack.login !== null) out['login'] = ack.login;
+  return JSON.stringify(out);
+}
+
+export function errorText(id: OpId, err: StreamError): string {
+  const out: Record<string, unknown> = { channel: 'error', id, name: err.errorName, message: err.message };
+  if (err.field !== undefined) out['field'] = err.field;
+  return JSON.stringify({ ...out, ...err.extra });
+}
+
+export const pongText = (id: OpId, ts: UnixMs): string => JSON.stringify({ channel: 'pong', id, ts });
+export const heartbeatText = (ts: UnixMs): string => `{"channel":"heartbeat","ts":${ts}}`;

@@ -1,0 +1,46 @@
+// Wires signal webhooks and the kill switches into the service: the signal route on the HTTP
+// listener, the operator routes on the console, and start-up reconciliation of the kill switches
+// (awaited, so no trading call is served before a crash-interrupted trigger is finished).
+import type { TemplatedApp } from 'uWebSockets.js';
+import { registerKillSwitchRoutes } from '../../console/kill-switch-routes.js';
+import type { OperatorDeps } from '../../console/operator-routes.js';
+import { registerWebhookRoutes } from '../../console/webhook-routes.js';
+import { KillSwitches } from '../../killswitch/kill-switches.js';
+import { CloseTap } from './close-tap.js';
+import { SignalDesk } from './signal-desk.js';
+import { SignalLog } from './signal-log.js';
+import { registerSignalRoute } from './signal-route.js';
+import { WebhookBook } from './webhook-book.js';
+
+export interface Webhooks {
+  readonly book: WebhookBook;
+  readonly kills: KillSwitches;
+  readonly desk: SignalDesk;
+  readonly signalLog: SignalLog;
+  /** Waits for running kill switches and signal log writes; call after the shards stopped, before the store closes. */
+  close(): Promise<void>;
+}
+
+export async function registerWebhooks(httpApp: TemplatedApp, consoleApp: TemplatedApp, deps: OperatorDeps): Promise<Webhooks> {
+  const book = new WebhookBook(deps.store, deps.box);
+  const tap = new CloseTap(deps.pool);
+  const kills = new KillSwitches({ ...deps, book, tap });
+  const signalLog = new SignalLog(deps.store, deps.log);
+  const desk = new SignalDesk({
+    pool: deps.pool, symbols: deps.symbols, store: deps.store, log: deps.log, clock: deps.clock, tap, book, signalLog,
+    deadlineMs: deps.config.webhooks.deadline_ms,
+    dedupWindowMs: deps.config.webhooks.dedup_window_ms,
+    ownerHalted: (user) => kills.isTriggered(user),
+  });
+  registerSignalRoute(httpApp, deps, desk);
+  registerWebhookRoutes(consoleApp, deps, book, signalLog);
+  registerKillSwitchRoutes(consoleApp, deps, kills);
+  await kills.reconcile();
+  return {
+    book, kills, desk, signalLog,
+    async close() {
+      await kills.settled();
+      await signalLog.settled();
+    },
+  };
+}

@@ -1,0 +1,192 @@
+// The kill switch orchestration (spec 7, DECISIONS "Kill switch"). The user switch spans every
+// account of the user in every shard: a trigger is journaled (durable) first, then the user's
+// webhooks are paused (durable), then every account gets `killSwitch(user, on)` at once, so the
+// shards close and cancel in parallel, each in one committed batch; the report collects what each
+// did. The account switch is one account's flag. The engine refuses every non-manual trading call
+// of a halted account (REST, FIX, webhooks) with kill_switch_active, so no gateway checks it twice.
+import type { SetKillSwitch, SymbolSpec } from '../engine/types.js';
+import { ApiError } from '../gateway/errors.js';
+import type { CloseTap } from '../gateway/webhooks/close-tap.js';
+import type { WebhookBook } from '../gateway/webhooks/webhook-book.js';
+import { iso } from '../gateway/wire.js';
+import type { Clock } from '../market/clock.js';
+import { ShardBusyError, type ShardPool } from '../shard/pool.js';
+import type { ReadModel } from '../shard/read-model.js';
+import type { UserRecord } from '../store/records.js';
+import type { SecretBox } from '../store/secret-box.js';
+import type { Store } from '../store/store.js';
+import type { Logger } from '../util/log.js';
+import { armed, KillStore, type KillSwitchRecord } from './kill-store.js';
+import { buildReport, type AccountOutcome, type FailedEntry, type KillReport } from './report.js';
+import { TRANSITIONS, type KillSwitchActor, type KillSwitchState } from './state.js';
+import { acceptedStep } from './totp.js';
+
+/** A full shard ring is retried this long before the account is reported as failed. */
+const BUSY_RETRY_MS = 2000;
+
+export interface KillSwitchDeps {
+  readonly store: Store;
+  readonly box: SecretBox;
+  readonly pool: ShardPool;
+  readonly readModel: ReadModel;
+  readonly symbols: ReadonlyMap<string, SymbolSpec>;
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly book: WebhookBook;
+  readonly tap: CloseTap;
+}
+
+export interface KillSwitchView { readonly user: string; readonly state: KillSwitchState; readonly since: string }
+export type TriggerAnswer = KillSwitchView & KillReport & { readonly paused_webhooks: readonly string[] };
+export interface ResetAnswer extends KillSwitchView { readonly released: readonly string[]; readonly failed: readonly FailedEntry[] }
+export type AccountKillAnswer = { readonly login: string; readonly active: boolean } & Omit<KillReport, 'accounts'>;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class KillSwitches {
+  private readonly kills: KillStore;
+  private readonly states = new Map<string, KillSwitchRecord>();
+  /** Per user, the tail of its queue: triggers and resets of one user never interleave. */
+  private readonly queues = new Map<string, Promise<void>>();
+
+  constructor(private readonly deps: KillSwitchDeps) {
+    this.kills = new KillStore(deps.store);
+    for (const record of this.kills.all()) this.states.set(record.user, record);
+  }
+
+  isTriggered(user: string): boolean { return this.states.get(user)?.state === 'Triggered'; }
+
+  view(user: string): KillSwitchView {
+    this.requireUser(user);
+    const record = this.states.get(user);
+    return { user, state: record?.state ?? 'Armed', since: record === undefined ? iso(this.userRecord(user)!.createdAt) : iso(record.sinceMs) };
+  }
+
+  trigger(user: string, actor: KillSwitchActor): Promise<TriggerAnswer> {
+    this.requireUser(user);
+    return this.serial(user, async () => {
+      const nowMs = this.deps.clock.nowMs();
+      const prev = this.states.get(user) ?? armed(user, nowMs);
+      const { next } = TRANSITIONS[prev.state].trigger;
+      const record: KillSwitchRecord = { ...prev, state: next, sinceMs: prev.state === next ? prev.sinceMs : nowMs };
+      // Signals see the switch at once; the journal entry is durable before any account is touched.
+      this.states.set(user, record);
+      const entry = await this.kills.record(record, { atMs: nowMs, action: 'trigger', actor, state: next, report: null });
+      const paused = await this.deps.book.pauseAllOf(user);
+      const report = await this.sweep(this.loginsOf(user), (login) => ({ kind: 'killSwitch', login, scope: 'user', active: true }));
+      await this.kills.report(user, entry, report);
+      this.deps.log.warn({ user, actor, closed: report.closed.length, cancelled: report.cancelled.length, failed: report.failed.length }, 'kill switch triggered');
+      return { user, state: next, since: iso(record.sinceMs), ...report, paused_webhooks: paused };
+    });
+  }
+
+  /** `totp` is required from users; the operator may omit it (DECISIONS "Console"). */
+  reset(user: string, actor: KillSwitchActor, totp: string | null): Promise<ResetAnswer> {
+    const userRecord = this.requireUser(user);
+    return this.serial(user, async () => {
+      const nowMs = this.deps.clock.nowMs();
+      const prev = this.states.get(user) ?? armed(user, nowMs);
+      let lastTotpStep = prev.lastTotpStep;
+      if (totp !== null) {
+        lastTotpStep = acceptedStep(this.deps.box.open(userRecord.sealedTotpSecret), totp, nowMs, prev.lastTotpStep);
+        if (lastTotpStep === null) throw new ApiError('unauthorized', 'TOTP code is wrong, expired or already used', 'totp');
+      } else if (actor === 'user') {
+        throw new ApiError('bad_request', 'a fresh TOTP code is required to reset the kill switch', 'totp');
+      }
+      const { next, effect } = TRANSITIONS[prev.state].reset;
+      const record: KillSwitchRecord = { ...prev, state: next, sinceMs: prev.state === next ? prev.sinceMs : nowMs, lastTotpStep };
+      const entry = await this.kills.record(record, { atMs: nowMs, action: 'reset', actor, state: next, report: null });
+      this.states.set(user, record);
+      if (effect !== 'release') return { user, state: next, since: iso(record.sinceMs), released: [], failed: [] };
+      const report = await this.sweep(this.loginsOf(user), (login) => ({ kind: 'killSwitch', login, scope: 'user', active: false }));
+      await this.kills.report(user, entry, report);
+      this.deps.log.warn({ user, actor }, 'kill switch reset');
+      const failedLogins = new Set(report.failed.map((f) => f.login));
+      return { user, state: next, since: iso(record.sinceMs), released: report.accounts.filter((l) => !failedLogins.has(l)), failed: report.failed };
+    });
+  }
+
+  /** The account-level flag (console): on closes and cancels like the user switch, for this account. */
+  async setAccount(login: string, active: boolean): Promise<AccountKillAnswer> {
+    if (this.deps.readModel.account(login) === undefined) throw new ApiError('not_found', `account ${login} not found`);
+    const { accounts: _accounts, ...report } = await this.sweep([login], () => ({ kind: 'killSwitch', login, scope: 'account', active }));
+    return { login, active, ...report };
+  }
+
+  /**
+   * Start-up: finishes what a crash interrupted. A Triggered user whose webhooks still run or
+   * whose accounts are not halted (the crash fell between the journal entry and the shards) is
+   * halted again — the shards close whatever is still open; an Armed user's halted accounts are
+   * released.
+   */
+  async reconcile(): Promise<void> {
+    for (const [user, record] of this.states) {
+      if (record.state !== 'Triggered') continue;
+      const paused = await this.deps.book.pauseAllOf(user);
+      if (paused.length > 0) this.deps.log.warn({ user, webhooks: paused }, 'kill switch: paused webhooks left running');
+    }
+    const stale = new Map<string, string[]>();
+    for (const a of this.deps.readModel.allAccounts()) {
+      if (a.userHalted === this.isTriggered(a.user)) continue;
+      stale.set(a.user, [...(stale.get(a.user) ?? []), a.login]);
+    }
+    await Promise.all([...stale].map(([user, logins]) => this.serial(user, async () => {
+      const active = this.isTriggered(user);
+      const report = await this.sweep(logins, (login) => ({ kind: 'killSwitch', login, scope: 'user', active }));
+      const record = this.states.get(user) ?? armed(user, this.deps.clock.nowMs());
+      const entry = await this.kills.record(record, { atMs: this.deps.clock.nowMs(), action: active ? 'trigger' : 'reset', actor: 'startup', state: record.state, report: null });
+      await this.kills.report(user, entry, report);
+      this.deps.log.warn({ user, accounts: logins, active, closed: report.closed.length, failed: report.failed.length }, 'kill switch: accounts reconciled');
+    })));
+  }
+
+  /** Resolves once no trigger or reset is running (shutdown). */
+  async settled(): Promise<void> {
+    while (this.queues.size > 0) await Promise.all([...this.queues.values()]);
+  }
+
+  private loginsOf(user: string): string[] {
+    return [...this.deps.readModel.allAccounts()].filter((a) => a.user === user).map((a) => a.login).sort();
+  }
+
+  private userRecord(user: string): UserRecord | undefined { return this.deps.store.db<UserRecord>('users').get(user); }
+
+  private requireUser(user: string): UserRecord {
+    const record = this.userRecord(user);
+    if (record === undefined) throw new ApiError('not_found', `user ${user} not found`);
+    return record;
+  }
+
+  private serial<T>(user: string, work: () => Promise<T>): Promise<T> {
+    const result = (this.queues.get(user) ?? Promise.resolve()).then(work);
+    const tail = result.then(() => undefined, () => undefined);
+    this.queues.set(user, tail);
+    void tail.then(() => { if (this.queues.get(user) === tail) this.queues.delete(user); });
+    return result;
+  }
+
+  /** Sends the command to every account at once, with their closes and cancels watched. */
+  private sweep(logins: readonly string[], cmd: (login: string) => SetKillSwitch): Promise<KillReport> {
+    return this.deps.tap.watching(logins, async () => {
+      const outcomes = await Promise.all(logins.map((login) => this.send(login, cmd(login))));
+      return buildReport(outcomes, this.deps.tap, this.deps.symbols);
+    });
+  }
+
+  private async send(login: string, cmd: SetKillSwitch): Promise<AccountOutcome> {
+    const giveUpAtMs = this.deps.clock.nowMs() + BUSY_RETRY_MS;
+    for (let waitMs = 1; ; waitMs = Math.min(waitMs * 2, 50)) {
+      try {
+        const body = await this.deps.pool.request(login, cmd);
+        if (!body.ok) return { login, error: { name: body.reject.name, message: body.reject.message } };
+        if (!('result' in body) || body.result.kind !== 'killSwitch') throw new Error('a kill switch command answered something else');
+        return { login, result: body.result };
+      } catch (err) {
+        // A full ring is backpressure, not a refusal: the switch must get through.
+        if (err instanceof ShardBusyError && this.deps.clock.nowMs() < giveUpAtMs) { await sleep(waitMs); continue; }
+        this.deps.log.error({ err, login }, 'kill switch command failed');
+        return { login, error: { name: err instanceof ShardBusyError ? 'rate_limited' : 'internal_error', message: (err as Error).message } };
+      }
+    }
+  }
+}
