@@ -36,7 +36,8 @@ export function tickFrame(bidTicks: number, ts: number): ShardInbound & { t: 'ti
 export type PeerTask =
   | { readonly role: 'sink-raw' | 'sink-frames'; readonly input: RingChannel; readonly frames: number }
   | { readonly role: 'sink-post'; readonly frames: number }
-  | { readonly role: 'echo-raw-polling' | 'echo-frames-polling' | 'echo-frames-inbox'; readonly input: RingChannel; readonly output: RingChannel; readonly rounds: number }
+  | { readonly role: 'echo-raw-polling' | 'echo-frames-polling'; readonly input: RingChannel; readonly output: RingChannel; readonly rounds: number }
+  | { readonly role: 'echo-frames-inbox'; readonly input: RingChannel; readonly output: RingChannel; readonly rounds: number; readonly spinMicros: number }
   | { readonly role: 'echo-post'; readonly rounds: number }
   | { readonly role: 'idle'; readonly strategy: IdleStrategy; readonly input: RingChannel | null; readonly frames: number };
 
@@ -143,10 +144,10 @@ function echoFramesPolling(input: RingChannel, output: RingChannel, rounds: numb
   port.postMessage(hops);
 }
 
-async function echoFramesInbox(input: RingChannel, output: RingChannel, rounds: number, port: MessagePort): Promise<void> {
+async function echoFramesInbox(input: RingChannel, output: RingChannel, rounds: number, spinMicros: number, port: MessagePort): Promise<void> {
   const reader = new FrameReader<ShardInbound>(input);
   const writer = new FrameWriter<ShardInbound>(output);
-  const inbox = new Inbox([input]);
+  const inbox = new Inbox([input], { spinMicros });
   const now = sharedClockUs();
   const hops: number[] = [];
   port.postMessage('ready');
@@ -244,7 +245,7 @@ async function runPeer(task: PeerTask, port: MessagePort): Promise<void> {
     case 'sink-post': return sinkPost(task.frames, port);
     case 'echo-raw-polling': return echoRawPolling(task.input, task.output, task.rounds, port);
     case 'echo-frames-polling': return echoFramesPolling(task.input, task.output, task.rounds, port);
-    case 'echo-frames-inbox': return echoFramesInbox(task.input, task.output, task.rounds, port);
+    case 'echo-frames-inbox': return echoFramesInbox(task.input, task.output, task.rounds, task.spinMicros, port);
     case 'echo-post': return echoPost(task.rounds, port);
     case 'idle': return idleConsumer(task.strategy, task.input, task.frames, port);
   }

@@ -145,9 +145,15 @@ export const SessionRejectReason = {
 } as const;
 export type SessionRejectReasonValue = ValueOf<typeof SessionRejectReason>;
 
+/**
+ * The FIX44 values plus ThrottleLimitExceeded 99, the one value the gateway sends outside the stock
+ * dictionary: DECISIONS answers throttled messages with 380=99 (Artio's choice; FIX 4.4 has no
+ * throttle code, FIX 5.0SP2 EP116 later added 8). docs/fix.md documents the exception.
+ */
 export const BusinessRejectReason = {
   Other: 0, UnknownId: 1, UnknownSecurity: 2, UnsupportedMessageType: 3, ApplicationNotAvailable: 4,
   ConditionallyRequiredFieldMissing: 5, NotAuthorized: 6, DeliverToFirmNotAvailable: 7,
+  ThrottleLimitExceeded: 99,
 } as const;
 export type BusinessRejectReasonValue = ValueOf<typeof BusinessRejectReason>;
 

@@ -16,7 +16,7 @@ import type { UserRecord } from '../store/records.js';
 import type { SecretBox } from '../store/secret-box.js';
 import type { Store } from '../store/store.js';
 import type { Logger } from '../util/log.js';
-import { armed, KillStore, type KillSwitchRecord } from './kill-store.js';
+import { armed, KillStore, type KillSwitchLogEntry, type KillSwitchRecord } from './kill-store.js';
 import { buildReport, type AccountOutcome, type FailedEntry, type KillReport } from './report.js';
 import { TRANSITIONS, type KillSwitchActor, type KillSwitchState } from './state.js';
 import { acceptedStep } from './totp.js';
@@ -48,6 +48,8 @@ export class KillSwitches {
   private readonly states = new Map<string, KillSwitchRecord>();
   /** Per user, the tail of its queue: triggers and resets of one user never interleave. */
   private readonly queues = new Map<string, Promise<void>>();
+  /** Reports still being written to the journal. */
+  private readonly reports = new Set<Promise<void>>();
 
   constructor(private readonly deps: KillSwitchDeps) {
     this.kills = new KillStore(deps.store);
@@ -74,7 +76,7 @@ export class KillSwitches {
       const entry = await this.kills.record(record, { atMs: nowMs, action: 'trigger', actor, state: next, report: null });
       const paused = await this.deps.book.pauseAllOf(user);
       const report = await this.sweep(this.loginsOf(user), (login) => ({ kind: 'killSwitch', login, scope: 'user', active: true }));
-      await this.kills.report(user, entry, report);
+      this.keepReport(user, entry, report);
       this.deps.log.warn({ user, actor, closed: report.closed.length, cancelled: report.cancelled.length, failed: report.failed.length }, 'kill switch triggered');
       return { user, state: next, since: iso(record.sinceMs), ...report, paused_webhooks: paused };
     });
@@ -99,7 +101,7 @@ export class KillSwitches {
       this.states.set(user, record);
       if (effect !== 'release') return { user, state: next, since: iso(record.sinceMs), released: [], failed: [] };
       const report = await this.sweep(this.loginsOf(user), (login) => ({ kind: 'killSwitch', login, scope: 'user', active: false }));
-      await this.kills.report(user, entry, report);
+      this.keepReport(user, entry, report);
       this.deps.log.warn({ user, actor }, 'kill switch reset');
       const failedLogins = new Set(report.failed.map((f) => f.login));
       return { user, state: next, since: iso(record.sinceMs), released: report.accounts.filter((l) => !failedLogins.has(l)), failed: report.failed };
@@ -135,14 +137,22 @@ export class KillSwitches {
       const report = await this.sweep(logins, (login) => ({ kind: 'killSwitch', login, scope: 'user', active }));
       const record = this.states.get(user) ?? armed(user, this.deps.clock.nowMs());
       const entry = await this.kills.record(record, { atMs: this.deps.clock.nowMs(), action: active ? 'trigger' : 'reset', actor: 'startup', state: record.state, report: null });
-      await this.kills.report(user, entry, report);
+      this.keepReport(user, entry, report);
       this.deps.log.warn({ user, accounts: logins, active, closed: report.closed.length, failed: report.failed.length }, 'kill switch: accounts reconciled');
     })));
   }
 
-  /** Resolves once no trigger or reset is running (shutdown). */
+  /** Resolves once no trigger or reset is running and every report is stored (shutdown). */
   async settled(): Promise<void> {
-    while (this.queues.size > 0) await Promise.all([...this.queues.values()]);
+    while (this.queues.size + this.reports.size > 0) await Promise.all([...this.queues.values(), ...this.reports]);
+  }
+
+  private keepReport(user: string, entry: KillSwitchLogEntry, report: KillReport): void {
+    const written: Promise<void> = this.kills.report(user, entry, report).then(
+      () => { this.reports.delete(written); },
+      (err: unknown) => { this.reports.delete(written); this.deps.log.error({ err, user }, 'kill switch report not stored'); },
+    );
+    this.reports.add(written);
   }
 
   private loginsOf(user: string): string[] {

@@ -7,8 +7,6 @@ import { centilotsToLots } from '../market/ticks.js';
 import { closedJson, type CloseTap, type ClosedJson } from '../gateway/webhooks/close-tap.js';
 import type { ErrorJson } from '../gateway/webhooks/signal-log.js';
 
-export type ClosedEntry = ClosedJson & { readonly login: string };
-
 export interface CancelledEntry {
   readonly login: string;
   readonly id: string;
@@ -24,7 +22,7 @@ export interface FailedEntry { readonly login: string; readonly ticket: number |
 export interface KillReport {
   /** Every account the switch was sent to. */
   readonly accounts: readonly string[];
-  readonly closed: readonly ClosedEntry[];
+  readonly closed: readonly ClosedJson[];
   readonly cancelled: readonly CancelledEntry[];
   readonly failed: readonly FailedEntry[];
 }
@@ -40,7 +38,7 @@ function cancelledEntry(login: string, id: string, order: OrderRecord | undefine
 
 /** Takes each account's closes and cancels from the tap (call while the accounts are watched). */
 export function buildReport(outcomes: readonly AccountOutcome[], tap: CloseTap, symbols: ReadonlyMap<string, SymbolSpec>): KillReport {
-  const closed: ClosedEntry[] = [];
+  const closed: ClosedJson[] = [];
   const cancelled: CancelledEntry[] = [];
   const failed: FailedEntry[] = [];
   for (const outcome of outcomes) {
@@ -49,7 +47,7 @@ export function buildReport(outcomes: readonly AccountOutcome[], tap: CloseTap, 
       failed.push({ login, ticket: null, error: outcome.error });
       continue;
     }
-    for (const r of outcome.result.closed) closed.push({ login, ...closedJson(r, tap.takeClose(login, r.ticket), symbols) });
+    for (const r of outcome.result.closed) closed.push(closedJson(login, r, tap.takeClose(login, r.ticket), symbols));
     for (const id of outcome.result.cancelled) cancelled.push(cancelledEntry(login, id, tap.takeCancel(login, id)));
     for (const f of outcome.result.failed) {
       const error = f.reject.field === undefined ? { name: f.reject.name, message: f.reject.message } : { name: f.reject.name, message: f.reject.message, field: f.reject.field };

@@ -1,10 +1,17 @@
 // Wake-ups for ring consumers whose event loop must stay free (shard workers commit LMDB
 // asynchronously and run timers; the main thread serves sockets): no blocking Atomics.wait.
 // A consumer drains its rings while they have frames and, when all are empty, awaits
-// Inbox.whenReadable(): it polls the rings for a few microseconds (a burst's next frame usually
-// lands by then, and parking costs a notify plus an event-loop wake-up), then parks with
-// Atomics.waitAsync on the doorbell all its rings share. Producers pay one Atomics.load per frame
-// and call Atomics.notify only when the consumer announced it is asleep.
+// Inbox.whenReadable(): it polls the rings for a few microseconds (a burst's next frame or a
+// ping-pong reply usually lands by then, and parking costs a notify plus an event-loop wake-up),
+// then parks with Atomics.waitAsync on the doorbell all its rings share. Producers pay one
+// Atomics.load per frame and call Atomics.notify only when the consumer announced it is asleep.
+//
+// The spin adapts. It pays only while the producer runs on another core; on a box with more
+// busy threads than cores (2 cores: main, 2 shards, FIX) the spinner keeps the core its producer
+// waits for, and a fixed 20 µs spin made a loaded ping-pong hop 28 µs where parking at once took
+// 8 µs. So every spin that ends in a park halves the budget, one that finds a frame restores it,
+// and every 16th idle turn probes with the full budget, so a budget that fell to zero comes back
+// once spinning pays again. An idle consumer thus stops spinning too.
 // The handshake and its memory ordering are in layout.ts; bench/ring.bench.ts compares it with
 // spin-then-yield polling.
 import { BELL_ASLEEP, BELL_ID, BELL_PARKS, BELL_SEQ, HEAD, TAIL, doorbellView, openRing, type RingChannel } from './layout.js';
@@ -37,11 +44,16 @@ export function doorbellState(doorbell: SharedArrayBuffer): DoorbellState {
 }
 
 export interface InboxOptions {
-  /** How long whenReadable() polls the rings before parking. Default 20 µs. */
+  /** Longest whenReadable() polls the rings before parking (0..1000; 0: park at once). Default 20 µs. */
   readonly spinMicros?: number;
 }
 
+// On an idle 2-core box a ping-pong reply lands within it (bench: one-way hop p50 1.6 µs with
+// it, 13.8 µs parking at once: waking an idle vCPU is slow).
 const DEFAULT_SPIN_MICROS = 20;
+const PROBE_EVERY_IDLE_TURNS = 16;
+// Below this a spin is not worth starting.
+const MIN_SPIN_MS = 0.001;
 // Reading the clock costs about as much as polling two rings, so it is read every few polls.
 const POLLS_PER_CLOCK_READ = 16;
 
@@ -49,7 +61,9 @@ const POLLS_PER_CLOCK_READ = 16;
 export class Inbox {
   readonly #bell: Int32Array;
   readonly #controls: readonly Int32Array[];
-  readonly #spinMs: number;
+  readonly #maxSpinMs: number;
+  #spinMs: number;
+  #idleTurns = 0;
   // A pending Atomics.waitAsync does not keep a Node event loop alive (a worker whose only work
   // is waiting would exit), so a ref'd timer holds it open while the consumer sleeps.
   readonly #keepAlive: NodeJS.Timeout;
@@ -60,7 +74,8 @@ export class Inbox {
   constructor(channels: readonly RingChannel[], options: InboxOptions = {}) {
     const spinMicros = options.spinMicros ?? DEFAULT_SPIN_MICROS;
     if (!(spinMicros >= 0 && spinMicros <= 1000)) throw new RangeError(`spinMicros must be 0..1000, got ${spinMicros}`);
-    this.#spinMs = spinMicros / 1000;
+    this.#maxSpinMs = spinMicros / 1000;
+    this.#spinMs = this.#maxSpinMs;
     const first = channels[0];
     if (first === undefined) throw new RangeError('an Inbox needs at least one ring');
     this.#bell = doorbellView(first.doorbell);
@@ -121,14 +136,23 @@ export class Inbox {
     return false;
   }
 
-  /** Polls the rings for up to spinMicros; true as soon as one has a frame. */
+  /** Polls the rings for the current budget; true as soon as one has a frame. */
   #spin(): boolean {
     if (this.#anyReadable()) return true;
-    if (this.#spinMs === 0 || this.#closed) return false;
-    const deadline = performance.now() + this.#spinMs;
+    if (this.#closed) return false;
+    const probe = ++this.#idleTurns % PROBE_EVERY_IDLE_TURNS === 0;
+    const budgetMs = probe ? this.#maxSpinMs : this.#spinMs;
+    if (budgetMs < MIN_SPIN_MS) return false;
+    const deadline = performance.now() + budgetMs;
     for (let polls = 1; ; polls++) {
-      if (this.#anyReadable()) return true;
-      if (polls % POLLS_PER_CLOCK_READ === 0 && performance.now() >= deadline) return false;
+      if (this.#anyReadable()) {
+        this.#spinMs = this.#maxSpinMs;
+        return true;
+      }
+      if (polls % POLLS_PER_CLOCK_READ === 0 && performance.now() >= deadline) {
+        this.#spinMs = this.#spinMs / 2 < MIN_SPIN_MS ? 0 : this.#spinMs / 2;
+        return false;
+      }
     }
   }
 

@@ -24,12 +24,15 @@ describe('src/fix/dictionary.ts against the stock QuickFIX FIX44.xml', () => {
     for (const [name, tag] of Object.entries(Tag)) expect(fix44.fieldsByName.get(name)?.number, name).toBe(tag);
   });
 
-  it('holds exactly the FIX44 values of each enumeration it names', () => {
+  it('holds exactly the FIX44 values of each enumeration it names (plus the documented 380=99)', () => {
     for (const [name, values] of Object.entries(ENUMS)) {
       const field = fix44.fieldsByName.get(name);
       expect(field?.values, name).not.toBeNull();
-      expect(new Set(Object.values(values).map(String)), name).toEqual(field?.values);
+      const expected = new Set(field?.values);
+      if (name === 'BusinessRejectReason') expected.add(String(dictionary.BusinessRejectReason.ThrottleLimitExceeded));
+      expect(new Set(Object.values(values).map(String)), name).toEqual(expected);
     }
+    expect(fix44.fieldsByName.get('BusinessRejectReason')?.values?.has('99')).toBe(false);
   });
 
   it('knows the FIX44 message types', () => {

@@ -36,24 +36,34 @@ const anyValue = fc.oneof(
   fc.object({ maxDepth: 1 }),
 );
 
-const orderish = fc.record({
-  login: fc.oneof(fc.constant(SELF), fc.constant(SELF), anyValue),
-  symbol: fc.oneof(fc.constantFrom('EURUSD', 'BTCUSD', 'XAGUSD', 'NOPE', 'eurusd'), anyValue),
-  side: fc.oneof(fc.constantFrom('buy', 'sell'), anyValue),
-  type: fc.oneof(fc.constantFrom('market', 'limit', 'stop'), anyValue),
-  volume: fc.oneof(fc.constantFrom(0.01, 0.02, 0.1, 0.001, 100, 0), anyValue),
-  price: fc.oneof(fc.constantFrom(1.09, 1.2, 64000, 66000, 1.000001), anyValue),
-  sl: anyValue,
-  tp: anyValue,
-  client_id: fc.oneof(fc.string({ maxLength: 70 }), anyValue),
-  extra: anyValue,
-}, { requiredKeys: [] });
+/** A valid order (for some prices), then up to two fields deleted or replaced by anything. */
+const FIELDS = ['login', 'symbol', 'side', 'type', 'volume', 'price', 'sl', 'tp', 'client_id', 'extra'] as const;
+const orderish = fc.tuple(
+  fc.record({
+    login: fc.constant(SELF),
+    symbol: fc.constantFrom('EURUSD', 'BTCUSD'),
+    side: fc.constantFrom('buy', 'sell'),
+    type: fc.constantFrom('market', 'market', 'limit', 'stop'),
+    volume: fc.constantFrom(0.01, 0.02, 0.05),
+    client_id: fc.constantFrom('c1', 'c2', 'c3', 'c4'),
+  }),
+  fc.option(fc.constantFrom(1.09, 1.11, 64000, 66000), { nil: undefined }),
+  fc.array(fc.tuple(fc.constantFrom(...FIELDS), fc.option(anyValue, { nil: undefined })), { maxLength: 2 }),
+).map(([base, price, mutations]) => {
+  const o: Record<string, unknown> = { ...base };
+  if (base.type !== 'market') o['price'] = price ?? 1.09;
+  for (const [field, value] of mutations) {
+    if (value === undefined) delete o[field];
+    else o[field] = value;
+  }
+  return o;
+});
 
 /** Number tokens JSON.stringify never writes. */
 const rawNumber = fc.constantFrom('NaN', 'Infinity', '-Infinity', '1e999', '-1e999', '0x10', '01', '1.', '.5', '+1', '1e-400', '"0.01"', '0.01');
 
 const body = fc.oneof(
-  orderish.map((o) => ({ template: JSON.stringify(o) })),
+  { arbitrary: orderish.map((o) => ({ template: JSON.stringify(o) })), weight: 6 },
   fc.tuple(fc.constantFrom('volume', 'price', 'sl'), rawNumber).map(([field, n]) => ({
     template: `{"login":${JSON.stringify(SELF)},"symbol":"EURUSD","side":"buy","type":"${field === 'price' ? 'limit' : 'market'}","volume":${field === 'volume' ? n : '0.01'}${field === 'volume' ? '' : `,"${field}":${n}`}}`,
   })),

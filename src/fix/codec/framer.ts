@@ -58,8 +58,9 @@ export class FixFramer {
   /** The last Message: bytes[frameStart, frameEnd). */
   frameStart = 0;
   frameEnd = 0;
-  /** The last Garbled: why, and how many bytes were dropped. */
+  /** The last Garbled: why, and which bytes were dropped: bytes[droppedStart, droppedStart + droppedBytes), valid until the next push(). */
   garbleReason: GarbleReasonValue = GarbleReason.BeginString;
+  droppedStart = 0;
   droppedBytes = 0;
 
   constructor(options: FramerOptions) {
@@ -181,6 +182,7 @@ export class FixFramer {
     const found = this.find(FRAME_START, start + 1, this.writePos);
     const next = found >= 0 ? found : this.writePos;
     this.garbleReason = reason;
+    this.droppedStart = start;
     this.droppedBytes = next - start;
     this.readPos = next;
     this.scanFrameStart = -1;

@@ -25,8 +25,12 @@ interface Captured {
   readonly timestamp: string;
   readonly signature: string;
   readonly contentType: string;
-  /** The address whitelists and anonymous limits apply to (X-Forwarded-For only from trusted proxies). */
-  readonly ip: string;
+  /**
+   * The address whitelists and anonymous limits apply to (X-Forwarded-For only from trusted
+   * proxies). Looked up on first use: uWS asks the kernel (getpeername) on every call, which
+   * costs more than the rest of a GET, and most calls need no address.
+   */
+  readonly ip: () => string;
   readonly params: readonly string[];
 }
 
@@ -70,8 +74,7 @@ export class RestPipeline {
   unknownRoute(): UwsHandler {
     return (res, req) => {
       const ex = new Exchange(res, req);
-      const ip = clientIp(ex.remoteAddress(), req.getHeader('x-forwarded-for'), this.ctx.trustedProxies);
-      const verdict = this.limiter.anonymous(ip, this.ctx.clock.nowMs());
+      const verdict = this.limiter.anonymous(this.addressOf(ex, req.getHeader('x-forwarded-for'))(), this.ctx.clock.nowMs());
       const err = verdict.allowed
         ? new ApiError('not_found', `no route ${ex.method} ${echo(ex.path)}`)
         : rateLimited(verdict, 'too many unauthenticated requests from this address');
@@ -85,8 +88,17 @@ export class RestPipeline {
       timestamp: req.getHeader('x-svc-timestamp'),
       signature: req.getHeader('x-svc-signature'),
       contentType: req.getHeader('content-type'),
-      ip: clientIp(ex.remoteAddress(), req.getHeader('x-forwarded-for'), this.ctx.trustedProxies),
+      ip: this.addressOf(ex, req.getHeader('x-forwarded-for')),
       params: paramCount === 0 ? NO_PARAMS : Array.from({ length: paramCount }, (_, i) => req.getParameter(i)),
+    };
+  }
+
+  /** Memoised; '' once the response is gone (uWS forbids touching it then). */
+  private addressOf(ex: Exchange, forwardedFor: string): () => string {
+    let ip: string | null = null;
+    return () => {
+      ip ??= ex.open ? clientIp(ex.remoteAddress(), forwardedFor, this.ctx.trustedProxies) : '';
+      return ip;
     };
   }
 
@@ -112,11 +124,13 @@ export class RestPipeline {
       let key: LiveKey;
       try {
         if (body instanceof ApiError) throw body;
+        // The address matters to authentication only for a key with a whitelist.
+        const ip = known !== undefined && known.whitelist.length > 0 ? c.ip() : '';
         key = authenticate(ctx.auth, {
-          keyId: c.keyId, timestamp: c.timestamp, signature: c.signature, method: ex.method, url: ex.url, body, ip: c.ip,
+          keyId: c.keyId, timestamp: c.timestamp, signature: c.signature, method: ex.method, url: ex.url, body, ip,
         }, nowMs);
       } catch (err) {
-        verdict = limiter.anonymous(c.ip, nowMs);
+        verdict = limiter.anonymous(c.ip(), nowMs);
         throw verdict.allowed ? err : rateLimited(verdict, 'too many unauthenticated requests from this address');
       }
       const { id, login, rateLimit, scopes } = key.record;

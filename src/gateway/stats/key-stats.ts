@@ -34,6 +34,8 @@ export interface KeyStatsJson {
 }
 
 export const TOP_ENDPOINTS = 5;
+/** The last-used address is looked up at most this often per key (a kernel call per lookup). */
+export const ADDRESS_SAMPLE_MS = 1000;
 
 const countMap = (o: Readonly<Record<string, number>>): Map<string, number> =>
   new Map(Object.entries(o).filter(([, n]) => Number.isFinite(n) && n > 0));
@@ -50,6 +52,7 @@ export class KeyStats {
   private readonly latency: LatencyHistogram;
   private lastUsedAtMs: UnixMs | null;
   private lastUsedIp: string | null;
+  private addressSampledAtMs = Number.NEGATIVE_INFINITY;
   /** Changed since the last save. */
   dirty = false;
 
@@ -75,10 +78,13 @@ export class KeyStats {
     this.dirty = true;
   }
 
-  /** An authenticated use (the console's "last used": time and address). */
-  used(atMs: UnixMs, ip: string): void {
+  /** An authenticated use (the console's "last used": time, and the address sampled once a second). */
+  used(atMs: UnixMs, addressOf: () => string): void {
     this.lastUsedAtMs = atMs;
-    this.lastUsedIp = ip;
+    if (atMs - this.addressSampledAtMs >= ADDRESS_SAMPLE_MS) {
+      this.lastUsedIp = addressOf();
+      this.addressSampledAtMs = atMs;
+    }
     this.dirty = true;
   }
 

@@ -11,7 +11,8 @@ export const BUCKET_COUNT = bucketOf(MAX_TRACKED_US) + 1;
 
 /** The bucket of a latency in microseconds. */
 export function bucketOf(us: number): number {
-  const v = Math.min(MAX_TRACKED_US, Math.max(0, Math.floor(us)));
+  // NaN and negatives (a clock step) land in bucket 0.
+  const v = us >= 1 ? Math.min(MAX_TRACKED_US, Math.floor(us)) : 0;
   if (v < LINEAR_LIMIT) return v;
   const exponent = 31 - Math.clz32(v);
   return (exponent - SUB_BITS) * SUB_BUCKETS + (v >>> (exponent - SUB_BITS));

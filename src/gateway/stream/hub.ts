@@ -13,8 +13,10 @@ import { ConnectionCounter, upgradeHandler } from './upgrade.js';
 
 /** Fixed tuning, stated in docs/stream.md; the configurable limits are in config `stream`. */
 export const STREAM_TUNING = {
-  /** Largest client frame; a bigger one closes the connection (uWS: 1009). */
-  maxPayloadBytes: 16 * 1024,
+  /** Largest client message; a bigger one closes the connection with 1009 and a reason... */
+  maxMessageBytes: 16 * 1024,
+  /** ...up to this size; past it uWS drops the TCP connection without reading the rest. */
+  maxPayloadBytes: 1024 * 1024,
   /** uWS closes a connection silent this long; it pings first (sendPingsAutomatically). */
   idleTimeoutS: 120,
   /** A quote subscriber with more buffered than this gets conflated quotes... */
@@ -34,6 +36,7 @@ export const STREAM_TUNING = {
 
 const HEARTBEAT_TOPIC = 'heartbeat';
 const CLOSE_GOING_AWAY = 1001;
+const CLOSE_TOO_BIG = 1009;
 
 const isEventChannel = (c: string): c is EventChannel => (EVENT_CHANNELS as readonly string[]).includes(c);
 
@@ -155,6 +158,11 @@ export class StreamHub {
       return;
     }
     this.refusals.delete(conn);
+    if (data.byteLength > STREAM_TUNING.maxMessageBytes) {
+      conn.log.warn({ bytes: data.byteLength }, 'stream client sent an oversized message: closed');
+      conn.end(CLOSE_TOO_BIG, `message too big: at most ${STREAM_TUNING.maxMessageBytes} bytes`);
+      return;
+    }
     if (isBinary) {
       conn.push(errorText(null, new StreamError('bad_request', 'binary frames are not accepted: send JSON text frames')));
       return;

@@ -10,6 +10,7 @@ import type { ShardOutbound } from '../../shard/protocol.js';
 import { money } from '../wire.js';
 
 export interface ClosedJson {
+  readonly login: string;
   readonly ticket: number;
   readonly status: string;
   readonly profit: number;
@@ -21,14 +22,16 @@ export interface ClosedJson {
   readonly close_price?: number;
 }
 
-/** A close as reports show it; the event adds what the bare result lacks (it is always there, see above). */
-export function closedJson(result: CloseResult, event: PositionEvent | undefined, symbols: ReadonlyMap<string, SymbolSpec>): ClosedJson {
-  const base = { ticket: result.ticket, status: result.status, profit: money(result.profit) };
+/**
+ * A close as reports show it; the event adds what the bare result lacks (it is always there, see
+ * above). One object literal per shape: reports hold ten thousands of these.
+ */
+export function closedJson(login: string, result: CloseResult, event: PositionEvent | undefined, symbols: ReadonlyMap<string, SymbolSpec>): ClosedJson {
   const spec = event === undefined ? undefined : symbols.get(event.position.symbol);
-  if (event === undefined || spec === undefined) return base;
+  if (event === undefined || spec === undefined) return { login, ticket: result.ticket, status: result.status, profit: money(result.profit) };
   const p = event.position;
   return {
-    ...base, symbol: p.symbol, side: p.side, source: p.source,
+    login, ticket: result.ticket, status: result.status, profit: money(result.profit), symbol: p.symbol, side: p.side, source: p.source,
     volume: centilotsToLots(event.closedVolume ?? 0), close_price: fromTicks(result.closePrice, spec.digits),
   };
 }

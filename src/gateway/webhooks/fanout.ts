@@ -53,7 +53,7 @@ function resultJson(deps: FanoutDeps, login: string, result: Result): FanoutJson
       return { login, volume: centilotsToLots(result.order.volume), ticket: result.order.ticket };
     case 'closeMany': {
       const events = result.closed.map((r) => deps.tap.takeClose(login, r.ticket));
-      const closed = result.closed.map((r, i) => closedJson(r, events[i], deps.symbols));
+      const closed = result.closed.map((r, i) => closedJson(login, r, events[i], deps.symbols));
       const volume = centilotsToLots(events.reduce((sum, e) => sum + (e?.closedVolume ?? 0), 0));
       const failed = result.failed.map((f) => ({ ticket: f.ticket, error: errorJson(new ApiError(f.reject.name, f.reject.message, f.reject.field)) }));
       const first = failed[0];

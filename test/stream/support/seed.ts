@@ -8,6 +8,9 @@ const cred = (id: string): Credentials => ({ id, secret: `secret-of-${id}-012345
 export const LOGIN = '100001';
 export const OTHER_LOGIN = '100002';
 export const EUR_LOGIN = '100003';
+/** Owned by user u2, whose kill switch a test triggers; target of webhook wh-s. */
+export const KILL_LOGIN = '100009';
+export const WEBHOOK = { id: 'wh-s', secret: 'wh-s-secret-0123456789' } as const;
 
 export const KEYS = {
   main: cred('s-main'),
@@ -19,6 +22,9 @@ export const KEYS = {
   paused: cred('s-paused'),
   whitelisted: cred('s-wl'),
   limit: cred('s-limit'),
+  kill: cred('s-kill'),
+  /** rate_limit 1: its third read within a second gets 429. */
+  slow: cred('s-slow'),
 } as const;
 
 export const LADDER = Array.from({ length: 205 }, (_, i) => `S${String(i).padStart(3, '0')}`);
@@ -41,11 +47,15 @@ export function streamSeed(): Record<string, unknown> {
         base_currency: null, quote_currency: 'USD',
       })),
     ],
-    users: [{ id: 'u1', password: 'password-u1', totp_secret: 'JBSWY3DPEHPK3PXPJBSWY3DP' }],
+    users: [
+      { id: 'u1', password: 'password-u1', totp_secret: 'JBSWY3DPEHPK3PXPJBSWY3DP' },
+      { id: 'u2', password: 'password-u2', totp_secret: 'JBSWY3DPEHPK3PXPJBSWY3DQ' },
+    ],
     accounts: [
       account(LOGIN),
       account(OTHER_LOGIN, { type: 'live', group: 'real\\ECN', balance: 50000, server: 'Live-1' }),
       account(EUR_LOGIN, { currency: 'EUR' }),
+      account(KILL_LOGIN, { user: 'u2' }),
     ],
     keys: [
       key(KEYS.main, LOGIN),
@@ -57,8 +67,13 @@ export function streamSeed(): Record<string, unknown> {
       key(KEYS.paused, LOGIN, { status: 'Paused' }),
       key(KEYS.whitelisted, LOGIN, { ip_whitelist: ['10.0.0.0/8'] }),
       key(KEYS.limit, LOGIN),
+      key(KEYS.kill, KILL_LOGIN),
+      key(KEYS.slow, LOGIN, { rate_limit: 1 }),
     ],
-    webhooks: [],
+    webhooks: [{
+      id: WEBHOOK.id, user: 'u2', secret: WEBHOOK.secret, symbols: ['BTCUSD'],
+      targets: [{ login: KILL_LOGIN, sizing: { type: 'fixed', lots: 0.01 } }],
+    }],
   };
 }
 

@@ -65,7 +65,7 @@ export const WEBHOOK_SEED = {
     if (a.login === TINY) return { ...a, balance: 10 };
     return a;
   }),
-  keys: [...OWN, STRANGER].map((login) => ({ ...keyOf(login), name: login, login, scopes: ['read'], rate_limit: 100 })),
+  keys: [...OWN, STRANGER].map((login) => ({ ...keyOf(login), name: login, login, scopes: ['read'], rate_limit: 50 })),
   webhooks: [
     webhook('wh-size', [[FIXED, fixed(0.1)], [MULT, multiplier(2.5)], [EUR_RISK, risk(1.5)], [USD_RISK, risk(1)]]),
     webhook('wh-sig', [[SIG, fixed(0.01)]], { symbols: ['EURUSD', 'BTCUSD'] }),

@@ -1,0 +1,69 @@
+// Benchmarks' servers as child processes: the compiled service (dist/src/main.js) on a temp data
+// dir with a fixture, or any compiled script that prints its port; each until its ready line.
+import { execSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const MAIN_JS = path.join(DIST, 'src/main.js');
+
+export interface ChildServer {
+  readonly child: ChildProcess;
+  /** The parsed ready line. */
+  readonly ready: Record<string, unknown>;
+  /** SIGTERM and wait for the exit. */
+  stop(): Promise<void>;
+}
+
+/** Spawns `node script args` and resolves with the first stdout JSON line `isReady` accepts. */
+export function startChild(script: string, args: readonly string[], isReady: (line: Record<string, unknown>) => boolean): Promise<ChildServer> {
+  const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  return new Promise((resolve, reject) => {
+    child.on('exit', (code) => reject(new Error(`${path.basename(script)} exited (${code}) before it was ready`)));
+    readline.createInterface({ input: child.stdout! }).on('line', (text) => {
+      let line: Record<string, unknown>;
+      try { line = JSON.parse(text) as Record<string, unknown>; } catch { return; }
+      if (!isReady(line)) return;
+      resolve({ child, ready: line, stop: async () => { child.kill('SIGTERM'); await exited; } });
+    });
+  });
+}
+
+export interface ServiceProcess extends ChildServer {
+  readonly httpPort: number;
+  readonly consolePort: number;
+  readonly dataDir: string;
+}
+
+/** The service on free ports with `config` merged over the defaults and `seed` as its fixture. */
+export async function startService(work: string, config: Record<string, unknown>, seed: Record<string, unknown>): Promise<ServiceProcess> {
+  const dataDir = path.join(work, 'data');
+  const configFile = path.join(work, 'config.json');
+  const seedFile = path.join(work, 'seed.json');
+  fs.writeFileSync(configFile, JSON.stringify({ http: { port: 0 }, console: { port: 0 }, fix: { port: 0 }, ...config }));
+  fs.writeFileSync(seedFile, JSON.stringify(seed));
+  const server = await startChild(MAIN_JS, ['--config', configFile, '--seed', seedFile, '--data', dataDir], (l) => l['msg'] === 'ready');
+  const ports = server.ready['ports'] as { http: number; console: number };
+  return { ...server, httpPort: ports.http, consolePort: ports.console, dataDir };
+}
+
+const CLOCK_TICKS_PER_SEC = Number(execSync('getconf CLK_TCK').toString().trim()) || 100;
+
+function cpuMsOf(statFile: string): number {
+  const stat = fs.readFileSync(statFile, 'utf8');
+  // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 1000 / CLOCK_TICKS_PER_SEC;
+}
+
+/**
+ * CPU time (user + system, ms) a process's main thread has used (Linux /proc): what a server
+ * spends per request, whatever else shares the machine.
+ */
+export const mainThreadCpuMs = (pid: number): number => cpuMsOf(`/proc/${pid}/task/${pid}/stat`);
+
+/** The same for all of a process's threads (the service's shards and LMDB's included). */
+export const processCpuMs = (pid: number): number => cpuMsOf(`/proc/${pid}/stat`);

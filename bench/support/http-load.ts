@@ -1,0 +1,203 @@
+// An HTTP/1.1 load driver on raw keep-alive sockets, lean enough that one Node thread can load a
+// uWS server: requests are prebuilt bytes, responses are framed by Content-Length only.
+//   closedLoop  every connection keeps `depth` requests in flight (pipelined) for a duration:
+//               the most the server (and this driver) can do; latency is service time.
+//   fixedRate   requests are due on an exact schedule (request i at t0 + i / rate); latency is
+//               measured from that intended time, so a slow answer that delays later sends is
+//               counted against the server (coordinated-omission safe). One request in flight per
+//               connection; due requests wait for a free connection. The schedule is kept by a
+//               setImmediate loop (a timer's millisecond granularity would add its own lateness),
+//               which keeps one core busy: the driver's own send slip is reported separately.
+import { build, type Histogram } from 'hdr-histogram-js';
+import net from 'node:net';
+import { performance } from 'node:perf_hooks';
+
+export interface LoadResult {
+  /** Microseconds: service time (closed loop) or from the intended send time (fixed rate). */
+  readonly latencyUs: Histogram;
+  readonly completed: number;
+  readonly elapsedMs: number;
+  readonly statuses: ReadonlyMap<number, number>;
+  /** Fixed rate only: how late the driver itself sent, µs. */
+  readonly sendSlipUs: Histogram | null;
+  /** CPU the server used while measuring, ms (when a `cpuMs` probe was given). */
+  readonly serverCpuMs: number | null;
+}
+
+/** Reads the server's CPU time so far (ms). */
+export type CpuProbe = () => number;
+
+const HEADER_END = Buffer.from('\r\n\r\n');
+const CONTENT_LENGTH = Buffer.from('Content-Length: ');
+
+export const histogram = (): Histogram => build({ lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: 3 });
+
+const nowUs = (): number => performance.now() * 1000;
+
+type OnResponse = (conn: Connection, status: number) => void;
+
+class Connection {
+  private pending: Buffer | null = null;
+  /** Per request in flight, in order: the time it counts from (µs). */
+  readonly startedUs: number[] = [];
+
+  constructor(readonly socket: net.Socket, private readonly onResponse: OnResponse) {
+    socket.setNoDelay(true);
+    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+  }
+
+  send(bytes: Buffer, startedUs: number): void {
+    this.startedUs.push(startedUs);
+    this.socket.write(bytes);
+  }
+
+  private onData(chunk: Buffer): void {
+    const buf = this.pending === null ? chunk : Buffer.concat([this.pending, chunk]);
+    let offset = 0;
+    for (;;) {
+      const headerEnd = buf.indexOf(HEADER_END, offset);
+      if (headerEnd < 0) break;
+      const lengthAt = buf.indexOf(CONTENT_LENGTH, offset);
+      if (lengthAt < 0 || lengthAt > headerEnd) throw new Error('response without Content-Length');
+      const lineEnd = buf.indexOf(13, lengthAt);
+      const length = Number(buf.toString('latin1', lengthAt + CONTENT_LENGTH.length, lineEnd));
+      const end = headerEnd + HEADER_END.length + length;
+      if (end > buf.length) break;
+      const status = Number(buf.toString('latin1', offset + 9, offset + 12));
+      offset = end;
+      this.onResponse(this, status);
+    }
+    this.pending = offset < buf.length ? Buffer.from(buf.subarray(offset)) : null;
+  }
+}
+
+function connect(port: number, count: number, onResponse: OnResponse): Promise<Connection[]> {
+  return Promise.all(Array.from({ length: count }, () => new Promise<Connection>((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => resolve(new Connection(socket, onResponse)));
+    socket.on('error', reject);
+  })));
+}
+
+const bump = (m: Map<number, number>, status: number): void => { m.set(status, (m.get(status) ?? 0) + 1); };
+
+export interface ClosedLoopOptions {
+  readonly port: number;
+  readonly connections: number;
+  /** Requests in flight per connection. */
+  readonly depth: number;
+  readonly warmupMs: number;
+  readonly durationMs: number;
+  readonly request: () => Buffer;
+  readonly cpuMs?: CpuProbe;
+}
+
+export async function closedLoop(o: ClosedLoopOptions): Promise<LoadResult> {
+  const latencyUs = histogram();
+  const statuses = new Map<number, number>();
+  let measuring = false;
+  let stopping = false;
+  let completed = 0;
+  let inFlight = 0;
+  let drained: () => void = () => undefined;
+  const conns = await connect(o.port, o.connections, (conn, status) => {
+    const t = nowUs();
+    const started = conn.startedUs.shift()!;
+    inFlight--;
+    if (measuring) {
+      latencyUs.recordValue(Math.max(1, Math.round(t - started)));
+      bump(statuses, status);
+      completed++;
+    }
+    if (!stopping) { conn.send(o.request(), t); inFlight++; } else if (inFlight === 0) drained();
+  });
+  for (const conn of conns) for (let i = 0; i < o.depth; i++) { conn.send(o.request(), nowUs()); inFlight++; }
+  await new Promise((r) => setTimeout(r, o.warmupMs));
+  measuring = true;
+  const t0 = performance.now();
+  const cpu0 = o.cpuMs?.() ?? 0;
+  await new Promise((r) => setTimeout(r, o.durationMs));
+  measuring = false;
+  const elapsedMs = performance.now() - t0;
+  const serverCpuMs = o.cpuMs ? o.cpuMs() - cpu0 : null;
+  stopping = true;
+  await new Promise<void>((resolve) => { drained = resolve; if (inFlight === 0) resolve(); });
+  for (const c of conns) c.socket.destroy();
+  return { latencyUs, completed, elapsedMs, statuses, sendSlipUs: null, serverCpuMs };
+}
+
+export interface FixedRateOptions {
+  readonly port: number;
+  readonly connections: number;
+  readonly ratePerSec: number;
+  /** Requests before measuring (same schedule, not recorded). */
+  readonly warmup: number;
+  readonly count: number;
+  /** Request i of the schedule (warm-up first). */
+  readonly request: (i: number) => Buffer;
+  readonly cpuMs?: CpuProbe;
+}
+
+export async function fixedRate(o: FixedRateOptions): Promise<LoadResult> {
+  const total = o.warmup + o.count;
+  const latencyUs = histogram();
+  const sendSlipUs = histogram();
+  const statuses = new Map<number, number>();
+  const intervalUs = 1e6 / o.ratePerSec;
+  const idle: Connection[] = [];
+  const backlog: number[] = [];
+  /** Request index per connection, in flight. */
+  const current = new Map<Connection, number>();
+  let t0Us = 0;
+  let sent = 0;
+  let done = 0;
+  let finished: () => void = () => undefined;
+  const intendedUs = (i: number): number => t0Us + i * intervalUs;
+
+  const dispatch = (conn: Connection, i: number): void => {
+    const t = nowUs();
+    if (i >= o.warmup) sendSlipUs.recordValue(Math.max(1, Math.round(t - intendedUs(i))));
+    current.set(conn, i);
+    conn.send(o.request(i), intendedUs(i));
+  };
+
+  const conns = await connect(o.port, o.connections, (conn, status) => {
+    const t = nowUs();
+    const i = current.get(conn)!;
+    conn.startedUs.shift();
+    if (i >= o.warmup) {
+      latencyUs.recordValue(Math.max(1, Math.round(t - intendedUs(i))));
+      bump(statuses, status);
+    }
+    const next = backlog.shift();
+    if (next === undefined) idle.push(conn);
+    else dispatch(conn, next);
+    if (++done === total) finished();
+  });
+  idle.push(...conns);
+
+  const allDone = new Promise<void>((resolve) => { finished = resolve; });
+  t0Us = nowUs();
+  const startMs = performance.now();
+  let measuredFromMs = o.warmup === 0 ? startMs : Number.NaN;
+  let cpu0 = o.warmup === 0 ? o.cpuMs?.() ?? 0 : 0;
+  const pace = (): void => {
+    const t = nowUs();
+    while (sent < total && intendedUs(sent) <= t) {
+      if (sent === o.warmup && sent > 0) {
+        measuredFromMs = performance.now();
+        cpu0 = o.cpuMs?.() ?? 0;
+      }
+      const conn = idle.pop();
+      if (conn === undefined) backlog.push(sent);
+      else dispatch(conn, sent);
+      sent++;
+    }
+    if (sent < total) setImmediate(pace);
+  };
+  pace();
+  await allDone;
+  const elapsedMs = performance.now() - measuredFromMs;
+  const serverCpuMs = o.cpuMs ? o.cpuMs() - cpu0 : null;
+  for (const c of conns) c.socket.destroy();
+  return { latencyUs, completed: o.count, elapsedMs, statuses, sendSlipUs, serverCpuMs };
+}

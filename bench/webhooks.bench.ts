@@ -1,0 +1,240 @@
+// Signal fan-out and the kill switch through the real service process (HTTP, both shards, LMDB with
+// durability sync), driven from this process over loopback:
+//   - one signal fanned out to 100 target accounts at a fixed 20 signals/s, alternating `buy` (100
+//     positions opened) and `close_all` (100 closed): the server's own `latency_ms` (request in →
+//     answer out) and the driver's round trip from each signal's intended send time
+//     (coordinated-omission safe), beside GET /health at the same rate (the HTTP floor) and the
+//     fdatasync floor of the data volume, both measured in the same run;
+//   - the kill switch flattening 10 000 positions on 1 000 accounts: trigger request to report.
+// The server and this driver share the machine's 2 cores.
+// Run on its own: `npx tsc -p tsconfig.json && node dist/bench/webhooks.bench.js`.
+import { build, type Histogram } from 'hdr-histogram-js';
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Command, SymbolSpec } from '../src/engine/types.js';
+import { QuoteBoard } from '../src/market/quote-board.js';
+import { ShardPool } from '../src/shard/pool.js';
+import { createLogger } from '../src/util/log.js';
+import { measureFsyncFloor } from './support/fsync-floor.js';
+import { percentile, perSec, us, type Row } from './support/stats.js';
+
+const MAIN_JS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/main.js');
+const TOKEN = 'bench-admin-token-0123456789';
+const FAN_TARGETS = 100;
+/** Enough webhooks that none passes its limit (burst 10) during the run. */
+const FAN_HOOKS = 50;
+const SIGNALS = 300;
+const SIGNALS_PER_SEC = 20;
+const KILL_ACCOUNTS = 1000;
+const POSITIONS_PER_ACCOUNT = 10;
+const KILL_ROUNDS = 3;
+
+const logins = (base: number, n: number): string[] => Array.from({ length: n }, (_, i) => String(base + i));
+const FAN_LOGINS = logins(800_001, FAN_TARGETS);
+const KILL_LOGINS = logins(900_001, KILL_ACCOUNTS);
+const hookSecret = (id: string): string => `${id}-secret-0123456789`;
+
+function seed(): Record<string, unknown> {
+  const user = (id: string) => ({ id, password: `password-${id}`, totp_secret: 'JBSWY3DPEHPK3PXPJBSWY3DP' });
+  const account = (login: string, owner: string) => ({ login, user: owner, currency: 'USD', balance: 1_000_000, leverage: 100 });
+  const hook = (id: string, owner: string, targets: readonly string[]) => ({
+    id, user: owner, secret: hookSecret(id), symbols: ['EURUSD'],
+    targets: targets.map((login) => ({ login, sizing: { type: 'fixed', lots: 0.01 } })),
+  });
+  return {
+    console: { admin_token: TOKEN },
+    symbols: [{ name: 'EURUSD', digits: 5, contract_size: 100000, bid: 1.1, ask: 1.1002, volatility: 0, session: '24x7' }],
+    users: [user('fan'), user('kill')],
+    accounts: [...FAN_LOGINS.map((l) => account(l, 'fan')), ...KILL_LOGINS.map((l) => account(l, 'kill'))],
+    webhooks: [
+      ...Array.from({ length: FAN_HOOKS }, (_, i) => hook(`fan-${i}`, 'fan', FAN_LOGINS)),
+      ...Array.from({ length: KILL_ROUNDS }, (_, i) => hook(`kill-${i}`, 'kill', KILL_LOGINS)),
+    ],
+  };
+}
+
+interface Server { readonly child: ChildProcess; readonly http: number; readonly console: number; readonly dataDir: string }
+
+/** The compiled service as its own process, on free ports, until its `ready` line. */
+async function startServer(work: string): Promise<Server> {
+  const dataDir = path.join(work, 'data');
+  const configFile = path.join(work, 'config.json');
+  const seedFile = path.join(work, 'seed.json');
+  fs.writeFileSync(configFile, JSON.stringify({
+    http: { port: 0 }, console: { port: 0 }, fix: { port: 0 }, prices: { source: 'push' }, log: { level: 'info' },
+  }));
+  fs.writeFileSync(seedFile, JSON.stringify(seed()));
+  const child = spawn(process.execPath, [MAIN_JS, '--config', configFile, '--seed', seedFile, '--data', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const ports = await new Promise<{ http: number; console: number }>((resolve, reject) => {
+    child.on('exit', (code) => reject(new Error(`server exited (${code}) before it was ready`)));
+    readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (!line.includes('"msg":"ready"')) return;
+      resolve((JSON.parse(line) as { ports: { http: number; console: number } }).ports);
+    });
+  });
+  return { child, http: ports.http, console: ports.console, dataDir };
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+function post(port: number, pathName: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  return request(port, 'POST', pathName, JSON.stringify(body), headers);
+}
+
+function request(port: number, method: string, pathName: string, body: string | null, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path: pathName, agent, headers: { 'content-type': 'application/json', ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString() || 'null') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body ?? undefined);
+  });
+}
+
+const operator = (s: Server, pathName: string, body: unknown = {}) => post(s.console, pathName, body, { authorization: `Bearer ${TOKEN}` });
+
+function histogram(): Histogram {
+  return build({ lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: 3 });
+}
+
+/** Calls `send(i)` at a fixed rate; each latency counts from the call's intended start. */
+async function atFixedRate(count: number, perSecond: number, send: (i: number) => Promise<void>): Promise<Histogram> {
+  const hist = histogram();
+  const intervalNs = 1e9 / perSecond;
+  const start = process.hrtime.bigint();
+  const inFlight: Promise<void>[] = [];
+  for (let i = 0; i < count; i++) {
+    const intendedNs = start + BigInt(Math.round(i * intervalNs));
+    const waitMs = Number(intendedNs - process.hrtime.bigint()) / 1e6;
+    if (waitMs > 0) await new Promise((r) => setTimeout(r, waitMs));
+    inFlight.push(send(i).then(() => { hist.recordValue(Math.max(1, Number(process.hrtime.bigint() - intendedNs) / 1000)); }));
+  }
+  await Promise.all(inFlight);
+  return hist;
+}
+
+async function fanOut(s: Server): Promise<Row[]> {
+  const serverMs: Record<'buy' | 'close_all', number[]> = { buy: [], close_all: [] };
+  const roundTrip = await atFixedRate(SIGNALS, SIGNALS_PER_SEC, async (i) => {
+    const id = `fan-${Math.floor(i / 2) % FAN_HOOKS}`;
+    const action = i % 2 === 0 ? 'buy' : 'close_all';
+    const res = await post(s.http, `/v1/signal/${id}`, { secret: hookSecret(id), action, symbol: 'EURUSD' });
+    const failed = (res.body?.fanout ?? []).filter((f: { error?: unknown }) => f.error !== undefined);
+    if (res.status !== 200 || failed.length > 0) throw new Error(`signal ${i} failed: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+    serverMs[action].push(res.body.latency_ms as number);
+  });
+  const health = await atFixedRate(SIGNALS, SIGNALS_PER_SEC, async () => {
+    const res = await request(s.http, 'GET', '/health', null);
+    if (res.status !== 200) throw new Error('health check failed');
+  });
+  const fsync = measureFsyncFloor(s.dataDir);
+  const note = `${SIGNALS} signals at ${SIGNALS_PER_SEC}/s over ${FAN_HOOKS} webhooks; server and driver share 2 cores`;
+  const ms = (v: number): string => us(v * 1000);
+  return [
+    { name: 'signal buy → 100 targets, server latency_ms', median: ms(percentile(serverMs.buy, 0.5)), p99: ms(percentile(serverMs.buy, 0.99)), note: 'goal p99 < 5 ms; 100 positions opened, both shards' },
+    { name: 'signal close_all → 100 targets, server latency_ms', median: ms(percentile(serverMs.close_all, 0.5)), p99: ms(percentile(serverMs.close_all, 0.99)), note: '100 positions closed' },
+    { name: 'signal round trip (driver, from intended send)', median: us(roundTrip.getValueAtPercentile(50)), p99: us(roundTrip.getValueAtPercentile(99)), throughput: perSec(SIGNALS_PER_SEC * FAN_TARGETS), note: `${note}; throughput in orders/s` },
+    { name: 'baseline: GET /health round trip', median: us(health.getValueAtPercentile(50)), p99: us(health.getValueAtPercentile(99)), note: 'same listener, same rate' },
+    { name: 'baseline: fdatasync floor (data volume)', median: us(fsync.p50Us), p99: us(fsync.p99Us), note: 'one fsync per shard batch bounds every acknowledged order' },
+  ];
+}
+
+/**
+ * Baseline: the same 100 orders (and their closes) sent straight to 2 shard workers from this
+ * process, no HTTP and no webhook code: what a fan-out costs below the gateway.
+ */
+async function shardBurst(work: string): Promise<Row> {
+  const spec: SymbolSpec = { name: 'EURUSD', digits: 5, contractSize: 100_000, maxVolume: 10_000, baseCurrency: 'EUR', quoteCurrency: 'USD', session: '24x7' };
+  const board = QuoteBoard.create([spec.name]);
+  const quote = { symbol: spec.name, bid: 110_000, ask: 110_020, ts: Date.now() };
+  board.write(quote);
+  const pool = await ShardPool.start({
+    shards: 2, dataDir: path.join(work, 'baseline'), durability: 'sync', logLevel: 'warn', symbols: [spec],
+    board: { sab: board.sab, symbols: board.symbols }, clientIdRetentionMs: 24 * 3600_000, log: createLogger('warn'),
+    onFatal: (err) => { throw err; },
+  });
+  const ok = async (login: string, cmd: Command): Promise<number> => {
+    const body = await pool.request(login, cmd);
+    if (!body.ok || !('result' in body)) throw new Error(`baseline command refused: ${JSON.stringify(body)}`);
+    return body.result.kind === 'place' ? body.result.order.ticket ?? 0 : 0;
+  };
+  try {
+    for (const login of FAN_LOGINS) {
+      await ok(login, { kind: 'upsertAccount', account: { login, user: 'fan', type: 'demo', group: 'demo', currency: 'USD', leverage: 100, server: 'b', balance: 100_000_000 } });
+    }
+    pool.tick(quote);
+    let tickets: number[] = [];
+    const samples: number[] = [];
+    await atFixedRate(SIGNALS, SIGNALS_PER_SEC, async (i) => {
+      const t0 = process.hrtime.bigint();
+      if (i % 2 === 0) {
+        tickets = await Promise.all(FAN_LOGINS.map((login) => ok(login, {
+          kind: 'place', login, symbol: spec.name, side: 'buy', type: 'market', volume: 1, sizing: null,
+          price: null, sl: null, tp: null, clientId: null, source: 'webhook', keyId: null, webhookId: 'b',
+        })));
+      } else {
+        await Promise.all(FAN_LOGINS.map((login, k) => ok(login, { kind: 'close', login, ticket: tickets[k]!, volume: null, source: 'webhook', keyId: null })));
+      }
+      samples.push(Number(process.hrtime.bigint() - t0) / 1000);
+    });
+    return {
+      name: 'baseline: 100 orders straight to the shards', median: us(percentile(samples, 0.5)), p99: us(percentile(samples, 0.99)),
+      note: 'ShardPool in this process, no HTTP, no webhook code; opens and closes alternating like the signals',
+    };
+  } finally {
+    await pool.stop();
+  }
+}
+
+async function killSwitch(s: Server): Promise<Row[]> {
+  const times: number[] = [];
+  for (let round = 0; round < KILL_ROUNDS; round++) {
+    const id = `kill-${round}`;
+    // The previous round's trigger paused every webhook of the user (a reset leaves them paused).
+    if ((await operator(s, `/console/api/webhooks/${id}/resume`)).status !== 200) throw new Error('resume failed');
+    for (let n = 0; n < POSITIONS_PER_ACCOUNT; n++) {
+      const res = await post(s.http, `/v1/signal/${id}`, { secret: hookSecret(id), action: 'buy', symbol: 'EURUSD' });
+      const traded = (res.body?.fanout ?? []).filter((f: { ticket?: number }) => Number.isInteger(f.ticket)).length;
+      if (res.status !== 200 || traded !== KILL_ACCOUNTS) throw new Error(`opening positions failed: ${res.status} ${traded} traded`);
+    }
+    const t0 = process.hrtime.bigint();
+    const report = await operator(s, '/console/api/users/kill/kill-switch/trigger');
+    times.push(Number(process.hrtime.bigint() - t0) / 1000);
+    const closed = report.body?.closed?.length;
+    if (report.status !== 200 || closed !== KILL_ACCOUNTS * POSITIONS_PER_ACCOUNT || report.body.failed.length > 0) {
+      throw new Error(`kill switch closed ${closed}: ${report.status} ${JSON.stringify(report.body).slice(0, 300)}`);
+    }
+    const reset = await operator(s, '/console/api/users/kill/kill-switch/reset');
+    if (reset.status !== 200) throw new Error(`reset failed: ${reset.status}`);
+  }
+  return [{
+    name: `kill switch: ${KILL_ACCOUNTS * POSITIONS_PER_ACCOUNT} positions on ${KILL_ACCOUNTS} accounts`,
+    median: us(percentile(times, 0.5)), p99: us(Math.max(...times)),
+    note: `trigger request → full report, ${KILL_ROUNDS} rounds (p99 = worst); goal < 100 ms`,
+  }];
+}
+
+export async function benchWebhooks(): Promise<Row[]> {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-bench-webhooks-'));
+  const server = await startServer(work);
+  try {
+    const rows = [...await fanOut(server), ...await killSwitch(server)];
+    return [...rows.slice(0, 3), await shardBurst(work), ...rows.slice(3)];
+  } finally {
+    const exited = new Promise((r) => server.child.once('exit', r));
+    server.child.kill('SIGTERM');
+    await exited;
+    agent.destroy();
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) console.table(await benchWebhooks());

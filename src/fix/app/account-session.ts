@@ -1,0 +1,104 @@
+// The application side of one logged-on session: routes D, F, G, V and AN to their handlers,
+// answers other application messages with j (380=3 unsupported, 380=99 throttled), and turns the
+// account's events that were not answers to this session's own requests into unsolicited
+// ExecutionReports: orders placed elsewhere (REST, console, webhooks) and their fills, pending
+// orders triggered or cancelled (kill switch), positions closed by SL/TP, kill switch, REST or
+// webhooks (see docs/fix.md for the mapping).
+import type { FixHeader } from '../codec/inbound/header.js';
+import type { FixReader } from '../codec/reader.js';
+import { ExecType, MsgType } from '../dictionary.js';
+import type { KeyScope } from '../../config/types.js';
+import type { OrderEvent, PositionEvent } from '../../engine/types.js';
+import type { FixSession } from '../session/session.js';
+import type { SessionApp } from '../session/types.js';
+import { onOrderCancelReplaceRequest, onOrderCancelRequest } from './cancel-replace.js';
+import { RATE_LIMITED_TEXT, sendBusinessReject, sendReport, type Desk } from './desk.js';
+import { type ExecIds, execTypeOf, orderReport, positionCloseReport } from './execution.js';
+import type { AccountLogon } from './logon-check.js';
+import { MarketDataDesk, type QuoteFanout } from './market-data.js';
+import { onNewOrderSingle } from './new-order.js';
+import { OrderTracker } from './order-tracker.js';
+import type { AppDeps } from './ports.js';
+import { onRequestForPositions, type ProfitBook } from './positions.js';
+
+/** What every account session of a thread shares. */
+export interface SharedDesks {
+  readonly deps: AppDeps;
+  readonly execIds: ExecIds;
+  readonly fanout: QuoteFanout;
+  readonly profits: ProfitBook;
+  nowMs(): number;
+}
+
+export class AccountSession implements SessionApp, Desk {
+  readonly login: string;
+  readonly keyId: string;
+  readonly scopes: readonly KeyScope[];
+  readonly tracker = new OrderTracker();
+  readonly deps: AppDeps;
+  readonly execIds: ExecIds;
+  private readonly marketData: MarketDataDesk;
+
+  constructor(
+    readonly session: FixSession,
+    logon: Extract<AccountLogon, { ok: true }>,
+    private readonly shared: SharedDesks,
+    private readonly ended: (account: AccountSession) => void,
+  ) {
+    this.login = logon.login;
+    this.keyId = logon.keyId;
+    this.scopes = logon.scopes;
+    this.deps = shared.deps;
+    this.execIds = shared.execIds;
+    this.marketData = new MarketDataDesk(session, shared.deps, shared.fanout);
+  }
+
+  nowMs(): number {
+    return this.shared.nowMs();
+  }
+
+  onMessage(msgType: string, r: FixReader, h: FixHeader, throttled: boolean): void {
+    switch (msgType) {
+      case MsgType.NewOrderSingle: onNewOrderSingle(this, r, throttled); return;
+      case MsgType.OrderCancelRequest: onOrderCancelRequest(this, r, throttled); return;
+      case MsgType.OrderCancelReplaceRequest: onOrderCancelReplaceRequest(this, r, throttled); return;
+      default:
+        if (throttled) {
+          sendBusinessReject(this, msgType, h.msgSeqNum, null, true, RATE_LIMITED_TEXT);
+          return;
+        }
+        if (msgType === MsgType.MarketDataRequest) this.marketData.onRequest(r);
+        else if (msgType === MsgType.RequestForPositions) onRequestForPositions(this, r, this.shared.profits);
+        else sendBusinessReject(this, msgType, h.msgSeqNum, null, false, `Unsupported Message Type ${msgType}: this gateway takes D, F, G, V and AN`);
+    }
+  }
+
+  /** An order event of this account that answered no request of this session. */
+  onOrderEvent(e: OrderEvent): void {
+    const order = e.order;
+    const sym = this.deps.symbols.get(order.symbol);
+    const known = this.tracker.status(order.id);
+    this.tracker.update(order);
+    if (sym === undefined) return;
+    const execType = order.status === 'pending' && known === 'pending' ? ExecType.Replaced : execTypeOf(order, false);
+    sendReport(this, orderReport(order, sym, { clOrdId: this.tracker.clOrdIdOf(order), origClOrdId: null, execId: this.execIds.ofEvent(this.login, e.seq) },
+      execType, e.ts, null));
+  }
+
+  /** A position event: closes (full or partial) are reported; an opening is its order's fill. */
+  onPositionEvent(e: PositionEvent): void {
+    if (e.status === 'open') return;
+    const sym = this.deps.symbols.get(e.position.symbol);
+    if (sym === undefined) return;
+    sendReport(this, positionCloseReport(e, sym, this.execIds.ofEvent(this.login, e.seq)));
+  }
+
+  onWritable(): void {
+    this.marketData.onWritable();
+  }
+
+  onEnd(): void {
+    this.marketData.end();
+    this.ended(this);
+  }
+}

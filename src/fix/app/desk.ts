@@ -1,0 +1,75 @@
+// What the handlers of one logged-on account share: its session, key, order names, ids, the
+// thread's dependencies and the few ways they answer (8, 9, j).
+import { encodeBusinessMessageReject } from '../codec/outbound/business-reject.js';
+import { encodeExecutionReport, encodeOrderCancelReject, type ExecutionReportFields } from '../codec/outbound/orders.js';
+import type { OrderCancelRequest, OrderCancelReplaceRequest } from '../codec/inbound/orders.js';
+import {
+  BusinessRejectReason, type CxlRejReasonValue, type CxlRejResponseToValue, MsgType, OrdStatus, type OrdStatusValue,
+} from '../dictionary.js';
+import type { KeyScope } from '../../config/types.js';
+import type { Reject } from '../../engine/types.js';
+import type { FixSession } from '../session/session.js';
+import { ORD_STATUS_OF, type ExecIds } from './execution.js';
+import type { OrderTracker } from './order-tracker.js';
+import type { AppDeps, FixSymbol } from './ports.js';
+
+/** The Text (58) of a throttled message (DECISIONS: 58=rate_limited). */
+export const RATE_LIMITED_TEXT = 'rate_limited: more than 50 messages per second (burst 100) on this session';
+
+export interface Desk {
+  readonly session: FixSession;
+  readonly login: string;
+  readonly keyId: string;
+  readonly scopes: readonly KeyScope[];
+  readonly deps: AppDeps;
+  readonly tracker: OrderTracker;
+  readonly execIds: ExecIds;
+  nowMs(): number;
+}
+
+export function sendReport(desk: Desk, fields: ExecutionReportFields): void {
+  desk.session.send(MsgType.ExecutionReport, (w, h) => encodeExecutionReport(w, h, fields));
+}
+
+export function lacksScope(desk: Desk, scope: KeyScope): string | null {
+  return desk.scopes.includes(scope) ? null : `forbidden: API key ${desk.keyId} lacks the ${scope} scope`;
+}
+
+/** `<name>: <message>` of an engine reject, the 58 of the 8 or 9 it causes. */
+export function rejectText(r: Reject): string {
+  return `${r.name}: ${r.message}`;
+}
+
+export function busyText(login: string): string {
+  return `busy: the shard of account ${login} is saturated; retry shortly`;
+}
+
+/** OrdStatus (39) of an order for a 9: what this session or the store knows, Rejected when unknown. */
+export function ordStatusOf(desk: Desk, orderId: string | null): OrdStatusValue {
+  if (orderId === null) return OrdStatus.Rejected;
+  const status = desk.tracker.status(orderId) ?? desk.deps.orders.order(desk.login, orderId)?.status;
+  return status === undefined ? OrdStatus.Rejected : ORD_STATUS_OF[status];
+}
+
+export function sendCancelReject(
+  desk: Desk, m: OrderCancelRequest | OrderCancelReplaceRequest, orderId: string | null, responseTo: CxlRejResponseToValue,
+  reason: CxlRejReasonValue, text: string,
+): void {
+  const ordStatus = ordStatusOf(desk, orderId);
+  desk.session.send(MsgType.OrderCancelReject, (w, h) => encodeOrderCancelReject(w, h, {
+    orderId: orderId ?? 'NONE', clOrdId: m.clOrdId, origClOrdId: m.origClOrdId, ordStatus, account: desk.login,
+    transactTimeMs: desk.nowMs(), cxlRejResponseTo: responseTo, cxlRejReason: reason, text,
+  }));
+}
+
+/** j for an application message this gateway will not process (throttle, unsupported type). */
+export function sendBusinessReject(desk: Desk, msgType: string, refSeqNum: number, refId: string | null, throttled: boolean, text: string): void {
+  const reason = throttled ? BusinessRejectReason.ThrottleLimitExceeded : BusinessRejectReason.UnsupportedMessageType;
+  desk.session.send(MsgType.BusinessMessageReject, (w, h) => encodeBusinessMessageReject(w, h, {
+    refSeqNum, refMsgType: msgType, businessRejectRefId: refId, reason, text,
+  }));
+}
+
+export function symbolOf(desk: Desk, name: string): FixSymbol | undefined {
+  return desk.deps.symbols.get(name);
+}

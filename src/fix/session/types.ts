@@ -1,0 +1,53 @@
+// What a FIX session is configured with and what it needs from its surroundings: the clock, a
+// log, the account-level Logon decision and, once logged on, the application it feeds.
+import type { FixHeader } from '../codec/inbound/header.js';
+import type { Logon } from '../codec/inbound/session.js';
+import type { FixReader } from '../codec/reader.js';
+import type { SessionRules } from './logon-rules.js';
+import type { FixSession } from './session.js';
+
+export interface SessionConfig extends SessionRules {
+  readonly logonTimeoutMs: number;
+  /** How long our Logout waits for the client's before the connection is closed anyway. */
+  readonly logoutTimeoutMs: number;
+  /** A frame longer than this is garbled (dropped). */
+  readonly maxMessageBytes: number;
+  /** Application messages per second and burst (DECISIONS: 50/s, burst 100). */
+  readonly throttle: { readonly ratePerSec: number; readonly burst: number };
+}
+
+export interface SessionLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface LogonRequest {
+  readonly header: FixHeader;
+  readonly logon: Logon;
+  readonly remoteAddress: string;
+  readonly nowMs: number;
+}
+
+/** The application bound to a logged-on session. */
+export interface SessionApp {
+  /** An in-sequence application message; `throttled` when it is over the session's message rate. */
+  onMessage(msgType: string, r: FixReader, h: FixHeader, throttled: boolean): void;
+  /** The connection drained a backlog (conflated output may go out now). */
+  onWritable(): void;
+  /** The session ended, whichever way; called once. */
+  onEnd(): void;
+}
+
+export type LogonVerdict =
+  | { readonly ok: true; readonly app: SessionApp }
+  | { readonly ok: false; readonly text: string };
+
+export interface SessionHost {
+  nowMs(): number;
+  readonly log: SessionLog;
+  /** Account-level Logon checks (credentials, key, account, hours, one session per account). */
+  logon(session: FixSession, req: LogonRequest): LogonVerdict;
+  /** The session has encoded output; the host flushes it (once per turn). */
+  outputPending(session: FixSession): void;
+}

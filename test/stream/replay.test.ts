@@ -1,0 +1,96 @@
+// since_seq through the real server: a replay that spans several chunks while fills keep coming
+// hands over to the live events with no gap and no duplicate (proved by seq), and a since_seq
+// older than what the journal still keeps is refused naming the oldest available.
+import { open } from 'lmdb';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startServer, tempDir, type RunningServer } from '../support/server.js';
+import { KEYS, LOGIN, STREAM_CONFIG, streamSeed } from './support/seed.js';
+import { operatorOrder, TestStream, type Msg } from './support/stream-client.js';
+
+const isEvent = (m: Msg): boolean => m.channel === 'order' || m.channel === 'position';
+
+/** A seed whose main account can hold thousands of small positions. */
+function richSeed(): Record<string, unknown> {
+  const seed = streamSeed();
+  const accounts = (seed['accounts'] as Record<string, unknown>[]).map((a) => (a['login'] === LOGIN ? { ...a, balance: 10_000_000 } : a));
+  return { ...seed, accounts };
+}
+
+const fill = (i: number) => ({ login: LOGIN, symbol: 'BTCUSD', side: i % 2 === 0 ? 'buy' : 'sell', volume: 0.01 });
+
+/** Places orders from `workers` concurrent loops until `stop()`; resolves with how many were acknowledged. */
+function burst(server: RunningServer, workers: number): { stop(): Promise<number> } {
+  let running = true;
+  let acked = 0;
+  let n = 0;
+  const loops = Array.from({ length: workers }, async () => {
+    while (running) {
+      const res = await operatorOrder(server, fill(n++));
+      expect(res.status).toBe(200);
+      acked++;
+    }
+  });
+  return { stop: async () => { running = false; await Promise.all(loops); return acked; } };
+}
+
+const servers: RunningServer[] = [];
+afterAll(async () => { for (const s of servers) await s.stop(); });
+
+describe('since_seq replay', () => {
+  it('replays past several chunks while fills go on, then goes live: every seq exactly once, in order', async () => {
+    const server = await startServer({ seed: richSeed(), config: STREAM_CONFIG });
+    servers.push(server);
+    const fills = burst(server, 8);
+    // Well past two replay chunks (500 events each) before anyone subscribes.
+    while ((await countEvents(server)) < 1300) { /* the burst goes on */ }
+    const from = await TestStream.connect(server.httpPort, KEYS.main);
+    const mid = await TestStream.connect(server.httpPort, KEYS.main);
+    from.send({ op: 'subscribe', id: 1, channels: ['orders', 'positions'], since_seq: 0 });
+    mid.send({ op: 'subscribe', id: 1, channels: ['orders', 'positions'], since_seq: 777 });
+    // Fills continue through the replay and after the handover.
+    const live = await from.take((m) => isEvent(m) && m.seq >= 1300);
+    await from.take((m) => isEvent(m) && m.seq >= live.seq + 200);
+    // Each market order makes two events (order, position): the account's last seq.
+    const total = 2 * await fills.stop();
+    await from.take((m) => isEvent(m) && m.seq === total);
+    await mid.take((m) => isEvent(m) && m.seq === total);
+    expect(from.of('snapshot')).toHaveLength(0);
+    expect(from.messages.filter(isEvent).map((e) => e.seq)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+    expect(mid.messages.filter(isEvent).map((e) => e.seq)).toEqual(Array.from({ length: total - 777 }, (_, i) => i + 778));
+    await Promise.all([from.close(), mid.close()]);
+  }, 120_000);
+
+  it('refuses a since_seq older than the kept events, naming the oldest available', async () => {
+    const dataDir = tempDir();
+    const first = await startServer({ dataDir, seed: streamSeed(), config: STREAM_CONFIG });
+    for (let i = 0; i < 10; i++) await operatorOrder(first, fill(i));
+    expect(await first.stop()).toBe(0);
+    // Retention dropped the account's first six events.
+    const root = open({ path: dataDir, maxDbs: 64 });
+    const events = root.openDB<unknown, [string, number]>({ name: 'events', encoding: 'msgpack' });
+    await root.transaction(() => { for (let seq = 1; seq <= 6; seq++) events.remove([LOGIN, seq]); });
+    await root.close();
+
+    const server = await startServer({ dataDir, seed: streamSeed(), config: STREAM_CONFIG });
+    servers.push(server);
+    const s = await TestStream.connect(server.httpPort, KEYS.main);
+    for (const [id, since] of [[1, 0], [2, 5]] as const) {
+      const err = await s.request({ op: 'subscribe', id, channels: ['orders', 'positions'], since_seq: since });
+      expect(err).toMatchObject({ channel: 'error', id, name: 'not_found', field: 'since_seq', oldest_seq: 7 });
+      expect(err.message).toMatch(/oldest available is seq 7/);
+    }
+    expect((await s.request({ op: 'subscribe', id: 3, channels: ['orders', 'positions'], since_seq: 6 })).channel).toBe('subscribed');
+    await s.take((m) => isEvent(m) && m.seq === 20);
+    expect(s.messages.filter(isEvent).map((e) => e.seq)).toEqual(Array.from({ length: 14 }, (_, i) => i + 7));
+    await s.close();
+  }, 60_000);
+});
+
+/** The account's event count, read from its seq on a fresh stream snapshot. */
+async function countEvents(server: RunningServer): Promise<number> {
+  const s = await TestStream.connect(server.httpPort, KEYS.readOnly);
+  await s.request({ op: 'subscribe', id: 1, channels: ['orders'] });
+  const snap = await s.take((m) => m.channel === 'snapshot');
+  await s.close();
+  return snap.seq;
+}
