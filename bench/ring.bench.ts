@@ -313,7 +313,7 @@ async function hopRows(): Promise<Row[]> {
     latencyRow('hop postMessage: tick object, one-way (event loops)', steady(await hopPost())),
     latencyRow(`hop ring: raw ${RAW_FRAME_BYTES} B frame, one-way, both threads polling`, steady(await hopRawPolling())),
     latencyRow('hop ring: msgpackr tick, one-way incl. encode + decode, both threads polling', steady(await hopFrames(null, HOP_ROUNDS.framesPolling))),
-    latencyRow('hop ring: msgpackr tick, one-way incl. encode + decode, Inbox (default 20 µs spin) both sides', steady(await hopFrames(20, HOP_ROUNDS.framesInbox))),
+    latencyRow('hop ring: msgpackr tick, one-way incl. encode + decode, Inbox (adaptive spin <= 20 µs) both sides', steady(await hopFrames(20, HOP_ROUNDS.framesInbox))),
     latencyRow('hop ring: msgpackr tick, one-way incl. encode + decode, Inbox without spin (pure waitAsync)', steady(await hopFrames(0, HOP_ROUNDS.framesInboxNoSpin))),
   ];
 }
@@ -342,7 +342,7 @@ async function wakeRun(strategy: IdleStrategy): Promise<IdleReport & { sendUs: n
 
 async function wakeRows(): Promise<Row[]> {
   const strategies: readonly [IdleStrategy, string][] = [
-    ['waitAsync', 'ring + Inbox: spin 20 µs, then Atomics.waitAsync doorbell'],
+    ['waitAsync', 'ring + Inbox: adaptive spin <= 20 µs, then Atomics.waitAsync doorbell'],
     ['spin-then-yield', 'ring: spin 20 µs, setImmediate polls for 1 ms, then setTimeout(0) polls'],
     ['spin-then-setImmediate', 'ring: spin 20 µs, then setImmediate polls (no backoff)'],
     ['postMessage', 'postMessage (baseline)'],

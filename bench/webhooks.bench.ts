@@ -5,10 +5,13 @@
 //     answer out) and the driver's round trip from each signal's intended send time
 //     (coordinated-omission safe), beside GET /health at the same rate (the HTTP floor) and the
 //     fdatasync floor of the data volume, both measured in the same run;
-//   - the kill switch flattening 10 000 positions on 1 000 accounts: trigger request to report.
+//   - the kill switch flattening 10 000 positions on 1 000 accounts: trigger request to report;
+//   - the secret checks with the right secret and with wrong ones differing first or last: a 401
+//     must take as long as a success (the medians should match).
 // The server and this driver share the machine's 2 cores.
 // Run on its own: `npx tsc -p tsconfig.json && node dist/bench/webhooks.bench.js`.
 import { build, type Histogram } from 'hdr-histogram-js';
+import { createHash, createHmac } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -16,9 +19,13 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Bench } from 'tinybench';
 import type { Command, SymbolSpec } from '../src/engine/types.js';
+import { secretMatches, signatureMatches } from '../src/gateway/webhooks/signal-auth.js';
+import type { LiveWebhook } from '../src/gateway/webhooks/webhook-book.js';
 import { QuoteBoard } from '../src/market/quote-board.js';
 import { ShardPool } from '../src/shard/pool.js';
+import type { ReplyBody } from '../src/shard/protocol.js';
 import { createLogger } from '../src/util/log.js';
 import { measureFsyncFloor } from './support/fsync-floor.js';
 import { percentile, perSec, us, type Row } from './support/stats.js';
@@ -70,6 +77,8 @@ async function startServer(work: string): Promise<Server> {
   }));
   fs.writeFileSync(seedFile, JSON.stringify(seed()));
   const child = spawn(process.execPath, [MAIN_JS, '--config', configFile, '--seed', seedFile, '--data', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // Whatever happens to this driver, the server does not outlive it.
+  process.once('exit', () => child.kill('SIGKILL'));
   const ports = await new Promise<{ http: number; console: number }>((resolve, reject) => {
     child.on('exit', (code) => reject(new Error(`server exited (${code}) before it was ready`)));
     readline.createInterface({ input: child.stdout! }).on('line', (line) => {
@@ -111,13 +120,18 @@ async function atFixedRate(count: number, perSecond: number, send: (i: number) =
   const intervalNs = 1e9 / perSecond;
   const start = process.hrtime.bigint();
   const inFlight: Promise<void>[] = [];
-  for (let i = 0; i < count; i++) {
+  let failure: unknown = null;
+  for (let i = 0; i < count && failure === null; i++) {
     const intendedNs = start + BigInt(Math.round(i * intervalNs));
     const waitMs = Number(intendedNs - process.hrtime.bigint()) / 1e6;
     if (waitMs > 0) await new Promise((r) => setTimeout(r, waitMs));
-    inFlight.push(send(i).then(() => { hist.recordValue(Math.max(1, Number(process.hrtime.bigint() - intendedNs) / 1000)); }));
+    inFlight.push(send(i).then(
+      () => { hist.recordValue(Math.max(1, Number(process.hrtime.bigint() - intendedNs) / 1000)); },
+      (err: unknown) => { failure ??= err; },
+    ));
   }
   await Promise.all(inFlight);
+  if (failure !== null) throw failure;
   return hist;
 }
 
@@ -147,11 +161,14 @@ async function fanOut(s: Server): Promise<Row[]> {
   ];
 }
 
+type Ok = (login: string, cmd: Command) => Promise<ReplyResult>;
+type ReplyResult = Extract<ReplyBody, { result: unknown }>['result'];
+
 /**
- * Baseline: the same 100 orders (and their closes) sent straight to 2 shard workers from this
- * process, no HTTP and no webhook code: what a fan-out costs below the gateway.
+ * Baselines below the gateway: the same commands sent straight to 2 shard workers from this
+ * process (no HTTP, no webhook or kill switch code), so the rows above show what the gateway adds.
  */
-async function shardBurst(work: string): Promise<Row> {
+async function shardBaselines(work: string): Promise<{ fan: Row; kill: Row }> {
   const spec: SymbolSpec = { name: 'EURUSD', digits: 5, contractSize: 100_000, maxVolume: 10_000, baseCurrency: 'EUR', quoteCurrency: 'USD', session: '24x7' };
   const board = QuoteBoard.create([spec.name]);
   const quote = { symbol: spec.name, bid: 110_000, ask: 110_020, ts: Date.now() };
@@ -161,37 +178,66 @@ async function shardBurst(work: string): Promise<Row> {
     board: { sab: board.sab, symbols: board.symbols }, clientIdRetentionMs: 24 * 3600_000, log: createLogger('warn'),
     onFatal: (err) => { throw err; },
   });
-  const ok = async (login: string, cmd: Command): Promise<number> => {
+  const ok: Ok = async (login, cmd) => {
     const body = await pool.request(login, cmd);
     if (!body.ok || !('result' in body)) throw new Error(`baseline command refused: ${JSON.stringify(body)}`);
-    return body.result.kind === 'place' ? body.result.order.ticket ?? 0 : 0;
+    return body.result;
   };
+  const buy = (login: string): Command => ({
+    kind: 'place', login, symbol: spec.name, side: 'buy', type: 'market', volume: 1, sizing: null,
+    price: null, sl: null, tp: null, clientId: null, source: 'webhook', keyId: null, webhookId: 'b',
+  });
   try {
-    for (const login of FAN_LOGINS) {
-      await ok(login, { kind: 'upsertAccount', account: { login, user: 'fan', type: 'demo', group: 'demo', currency: 'USD', leverage: 100, server: 'b', balance: 100_000_000 } });
-    }
+    await Promise.all([...FAN_LOGINS, ...KILL_LOGINS].map((login) => ok(login, {
+      kind: 'upsertAccount', account: { login, user: 'b', type: 'demo', group: 'demo', currency: 'USD', leverage: 100, server: 'b', balance: 100_000_000 },
+    })));
     pool.tick(quote);
-    let tickets: number[] = [];
-    const samples: number[] = [];
-    await atFixedRate(SIGNALS, SIGNALS_PER_SEC, async (i) => {
-      const t0 = process.hrtime.bigint();
-      if (i % 2 === 0) {
-        tickets = await Promise.all(FAN_LOGINS.map((login) => ok(login, {
-          kind: 'place', login, symbol: spec.name, side: 'buy', type: 'market', volume: 1, sizing: null,
-          price: null, sl: null, tp: null, clientId: null, source: 'webhook', keyId: null, webhookId: 'b',
-        })));
-      } else {
-        await Promise.all(FAN_LOGINS.map((login, k) => ok(login, { kind: 'close', login, ticket: tickets[k]!, volume: null, source: 'webhook', keyId: null })));
-      }
-      samples.push(Number(process.hrtime.bigint() - t0) / 1000);
-    });
-    return {
-      name: 'baseline: 100 orders straight to the shards', median: us(percentile(samples, 0.5)), p99: us(percentile(samples, 0.99)),
-      note: 'ShardPool in this process, no HTTP, no webhook code; opens and closes alternating like the signals',
-    };
+    return { fan: await fanBaseline(ok, buy), kill: await killBaseline(ok, buy) };
   } finally {
     await pool.stop();
   }
+}
+
+/** 100 market orders at once, then their 100 closes, alternating at the signals' rate. */
+async function fanBaseline(ok: Ok, buy: (login: string) => Command): Promise<Row> {
+  let opened: Promise<ReplyResult[]> = Promise.resolve([]);
+  const samples: number[] = [];
+  await atFixedRate(SIGNALS, SIGNALS_PER_SEC, async (i) => {
+    if (i % 2 === 0) {
+      const t0 = process.hrtime.bigint();
+      opened = Promise.all(FAN_LOGINS.map((login) => ok(login, buy(login))));
+      await opened;
+      samples.push(Number(process.hrtime.bigint() - t0) / 1000);
+      return;
+    }
+    // A close needs the tickets of the burst before it (a signal's close_all does not).
+    const tickets = (await opened).map((r) => (r.kind === 'place' ? r.order.ticket ?? 0 : 0));
+    const t0 = process.hrtime.bigint();
+    await Promise.all(FAN_LOGINS.map((login, k) => ok(login, { kind: 'close', login, ticket: tickets[k]!, volume: null, source: 'webhook', keyId: null })));
+    samples.push(Number(process.hrtime.bigint() - t0) / 1000);
+  });
+  return {
+    name: 'baseline: 100 orders straight to the shards', median: us(percentile(samples, 0.5)), p99: us(percentile(samples, 0.99)),
+    note: 'ShardPool in the driver, no HTTP or webhook code; opens and closes alternating like the signals',
+  };
+}
+
+/** 1000 `killSwitch` commands at once over 10 000 positions. */
+async function killBaseline(ok: Ok, buy: (login: string) => Command): Promise<Row> {
+  const times: number[] = [];
+  for (let round = 0; round < KILL_ROUNDS; round++) {
+    for (let n = 0; n < POSITIONS_PER_ACCOUNT; n++) await Promise.all(KILL_LOGINS.map((login) => ok(login, buy(login))));
+    const t0 = process.hrtime.bigint();
+    const results = await Promise.all(KILL_LOGINS.map((login) => ok(login, { kind: 'killSwitch', login, scope: 'user', active: true })));
+    times.push(Number(process.hrtime.bigint() - t0) / 1000);
+    const closed = results.reduce((sum, r) => sum + (r.kind === 'killSwitch' ? r.closed.length : 0), 0);
+    if (closed !== KILL_ACCOUNTS * POSITIONS_PER_ACCOUNT) throw new Error(`baseline kill switch closed ${closed}`);
+    await Promise.all(KILL_LOGINS.map((login) => ok(login, { kind: 'killSwitch', login, scope: 'user', active: false })));
+  }
+  return {
+    name: 'baseline: 1000 killSwitch commands straight to the shards', median: us(percentile(times, 0.5)), p99: us(Math.max(...times)),
+    note: 'ShardPool in the driver: the shards\' share of the row above',
+  };
 }
 
 async function killSwitch(s: Server): Promise<Row[]> {
@@ -222,16 +268,54 @@ async function killSwitch(s: Server): Promise<Row[]> {
   }];
 }
 
+/** The credential checks on their own: right, wrong at the first character, wrong at the last. */
+async function secretTiming(): Promise<Row[]> {
+  const secret = 'bench-webhook-secret-0123456789abcdef';
+  const hook: LiveWebhook = {
+    record: { id: 'b', user: 'b', sealedSecret: '', symbols: [], targets: [], paused: false, createdAt: 0 },
+    secret: Buffer.from(secret), secretDigest: createHash('sha256').update(secret).digest(),
+  };
+  const body = Buffer.from(JSON.stringify({ action: 'buy', symbol: 'EURUSD', comment: 'bench' }));
+  const sig = createHmac('sha256', secret).update(body).digest('hex');
+  const flip = (text: string, at: number): string => text.slice(0, at) + (text[at] === 'a' ? 'b' : 'a') + text.slice(at + 1);
+  const [secretFirst, secretLast, sigFirst, sigLast] = [flip(secret, 0), flip(secret, secret.length - 1), flip(sig, 0), flip(sig, sig.length - 1)];
+  const cases: [string, () => boolean][] = [
+    ['body secret: right', () => secretMatches(hook, secret)],
+    ['body secret: wrong first char', () => secretMatches(hook, secretFirst)],
+    ['body secret: wrong last char', () => secretMatches(hook, secretLast)],
+    ['X-Svc-Signature: right', () => signatureMatches(hook, sig, body)],
+    ['X-Svc-Signature: wrong first digit', () => signatureMatches(hook, sigFirst, body)],
+    ['X-Svc-Signature: wrong last digit', () => signatureMatches(hook, sigLast, body)],
+  ];
+  const bench = new Bench({ name: 'secret checks', time: 500, warmupTime: 100 });
+  for (const [name, fn] of cases) bench.add(name, () => { if (fn() !== name.endsWith('right')) throw new Error(`${name} answered wrong`); });
+  await bench.run();
+  return cases.map(([name], i) => {
+    const result = bench.tasks[i]?.result;
+    if (result === undefined || !('latency' in result)) throw new Error(`bench task ${name} did not complete`);
+    return { name, median: us(result.latency.p50 * 1000), p99: us(result.latency.p99 * 1000), note: 'constant time: the rows of one form should match' };
+  });
+}
+
+async function stopServer(server: Server): Promise<void> {
+  if (server.child.exitCode !== null) return;
+  const exited = new Promise((r) => server.child.once('exit', r));
+  server.child.kill('SIGTERM');
+  await exited;
+}
+
 export async function benchWebhooks(): Promise<Row[]> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-bench-webhooks-'));
   const server = await startServer(work);
   try {
-    const rows = [...await fanOut(server), ...await killSwitch(server)];
-    return [...rows.slice(0, 3), await shardBurst(work), ...rows.slice(3)];
+    const fan = await fanOut(server);
+    const kill = await killSwitch(server);
+    // The baselines run with the service stopped, so the two never compete for the cores.
+    await stopServer(server);
+    const base = await shardBaselines(work);
+    return [...fan.slice(0, 3), base.fan, ...fan.slice(3), ...kill, base.kill, ...await secretTiming()];
   } finally {
-    const exited = new Promise((r) => server.child.once('exit', r));
-    server.child.kill('SIGTERM');
-    await exited;
+    await stopServer(server);
     agent.destroy();
     fs.rmSync(work, { recursive: true, force: true });
   }

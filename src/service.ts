@@ -8,6 +8,7 @@ import { registerKeyRoutes } from './console/key-routes.js';
 import { registerRest } from './gateway/rest/routes.js';
 import { registerWebhooks } from './gateway/webhooks/register.js';
 import { registerStream } from './gateway/stream/register.js';
+import { startFixGateway } from './fix/start.js';
 import { resolveAdminToken } from './console/operator-auth.js';
 import type { SymbolSpec } from './engine/types.js';
 import { KeyRing } from './gateway/auth/key-ring.js';
@@ -30,7 +31,7 @@ import type { Logger } from './util/log.js';
 const CLIENT_ID_RETENTION_MS = 24 * 3600_000;
 
 export interface Service {
-  readonly ports: { readonly http: number; readonly console: number };
+  readonly ports: { readonly http: number; readonly console: number; readonly fix: number };
   readonly adminToken: { readonly token: string; readonly origin: 'config' | 'fixture' | 'file' };
   readonly store: Store;
   readonly pool: ShardPool;
@@ -112,6 +113,7 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
   const stream = registerStream(httpApp, ctx);
   registerKeyRoutes(consoleApp, { ...ctx, adminToken: admin.token }, rest.stats);
   const webhooks = await registerWebhooks(httpApp, consoleApp, { ...ctx, adminToken: admin.token });
+  const fix = await startFixGateway(ctx, onFatal);
 
   const listeners: Listening[] = [
     await listen(httpApp, config.http.host, config.http.port, 'http'),
@@ -121,7 +123,7 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
   ready = true;
 
   return {
-    ports: { http: http.port, console: consoleListener.port },
+    ports: { http: http.port, console: consoleListener.port, fix: fix.port },
     adminToken: admin,
     store,
     pool,
@@ -133,6 +135,7 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
       for (const l of listeners) l.close();
       stream.close();
       await rest.close();
+      await fix.close();
       market.stop();
       await pool.stop();
       await webhooks.close();

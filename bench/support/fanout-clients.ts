@@ -11,7 +11,7 @@ export type ClientCommand = { readonly t: 'measure'; readonly windowMs: number }
 export type ClientReport =
   | { readonly t: 'connected'; readonly connections: number }
   | {
-    readonly t: 'measured'; readonly windowMs: number; readonly messages: number; readonly frames: number; readonly bytes: number;
+    readonly t: 'measured'; readonly windowMs: number; readonly messages: number; readonly frames: number; readonly reads: number; readonly bytes: number;
     readonly p50Us: number; readonly p99Us: number; readonly p999Us: number; readonly maxUs: number; readonly cpuMs: number;
   };
 
@@ -20,15 +20,15 @@ const CONNECT_BATCH = 50;
 const [portText, connectionsText] = process.argv.slice(2) as [string, string];
 const port = Number(portText);
 const connections = Number(connectionsText);
-const stats: SinkStats = { frames: 0, messages: 0, bytes: 0 };
+const stats: SinkStats = { reads: 0, frames: 0, messages: 0, bytes: 0 };
 let histogram = build({ lowestDiscernibleValue: 1, highestTrackableValue: 120_000_000, numberOfSignificantValueDigits: 3 });
 const nowMs = (): number => performance.timeOrigin + performance.now();
-const record = (tsMs: number): void => { histogram.recordValue(Math.max(1, Math.round((nowMs() - tsMs) * 1000))); };
+const record = (tsMs: number, arrivedMs: number): void => { histogram.recordValue(Math.max(1, Math.round((arrivedMs - tsMs) * 1000))); };
 
 const send = (r: ClientReport): void => { process.send!(r); };
 const sinks: QuoteSink[] = [];
 for (let i = 0; i < connections; i += CONNECT_BATCH) {
-  const batch = Array.from({ length: Math.min(CONNECT_BATCH, connections - i) }, (_, k) => QuoteSink.connect(port, `/?i=${i + k}`, record, stats));
+  const batch = Array.from({ length: Math.min(CONNECT_BATCH, connections - i) }, (_, k) => QuoteSink.connect(port, `/?i=${i + k}`, record, nowMs, stats));
   sinks.push(...await Promise.all(batch));
 }
 send({ t: 'connected', connections: sinks.length });
@@ -44,7 +44,7 @@ process.on('message', (cmd: ClientCommand) => {
     const cpu = process.cpuUsage(start.cpu);
     send({
       t: 'measured', windowMs: performance.now() - start.atMs,
-      messages: stats.messages - start.messages, frames: stats.frames - start.frames, bytes: stats.bytes - start.bytes,
+      messages: stats.messages - start.messages, frames: stats.frames - start.frames, reads: stats.reads - start.reads, bytes: stats.bytes - start.bytes,
       p50Us: histogram.getValueAtPercentile(50), p99Us: histogram.getValueAtPercentile(99),
       p999Us: histogram.getValueAtPercentile(99.9), maxUs: histogram.maxValue, cpuMs: (cpu.user + cpu.system) / 1000,
     });

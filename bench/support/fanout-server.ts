@@ -1,8 +1,8 @@
 // One quote fan-out server for stream.bench.ts, in its own process (forked, IPC for control):
 //   uws  the service's QuoteFanout (src/gateway/stream/quotes.ts) on a uWebSockets.js app with the
-//        stream's settings: per-symbol topics, per-turn batching, conflation past 64 KiB buffered;
-//   ws   the same fan-out written for the `ws` package: the same per-turn batches and the same
-//        quote text, sent with ws.send to each subscriber (skipped past 64 KiB buffered).
+//        stream's settings: per-symbol topics, batching, conflation past 64 KiB buffered;
+//   ws   the same fan-out written for the `ws` package: the same TickBatcher and quote text, each
+//        batch sent with ws.send to each subscriber (skipped past 64 KiB buffered).
 // Connection `/?i=N` subscribes to symbols (N·perConn + k) mod universe, k < perConn. Ticks come
 // from a fixed-rate generator, round robin over the symbols, each stamped with the time it was
 // DUE (fractional Unix ms), so a late generator shows up as latency (coordinated-omission safe).
@@ -10,9 +10,10 @@ import { performance } from 'node:perf_hooks';
 import uWS, { type WebSocket } from 'uWebSockets.js';
 import { WebSocketServer, type WebSocket as WsSocket } from 'ws';
 import type { Quote, SymbolSpec } from '../../src/engine/types.js';
-import { STREAM_TUNING } from '../../src/gateway/stream/hub.js';
+import { STREAM_TUNING } from '../../src/gateway/stream/tuning.js';
 import { quoteText } from '../../src/gateway/stream/messages.js';
 import { QuoteFanout, type QuoteOutlet } from '../../src/gateway/stream/quotes.js';
+import { TickBatcher } from '../../src/gateway/stream/tick-batcher.js';
 
 export type FanoutKind = 'uws' | 'ws';
 export type ServerCommand = { readonly t: 'start'; readonly ticksPerSec: number } | { readonly t: 'stop' } | { readonly t: 'exit' };
@@ -21,6 +22,7 @@ export type ServerReport = { readonly t: 'ready'; readonly port: number } | { re
 /** The service's default stream.max_buffer_bytes. */
 const MAX_BUFFER_BYTES = 1024 * 1024;
 const PRICE_TICKS = 100_000;
+const BATCH_WINDOW_MS = Number(process.env['BW'] ?? STREAM_TUNING.batchWindowMs);
 
 interface Fanout { onQuote(q: Quote): void; skipped(): number }
 
@@ -40,6 +42,7 @@ function uwsServer(ready: (port: number) => void): Fanout {
     resumeAtBytes: STREAM_TUNING.resumeAtBytes,
     hardLimitBytes: MAX_BUFFER_BYTES,
     sweepMs: STREAM_TUNING.sweepMs,
+    batchWindowMs: BATCH_WINDOW_MS,
   });
   interface Data { readonly conn: number; outlet: QuoteOutlet | null }
   app.ws<Data>('/*', {
@@ -71,8 +74,6 @@ function uwsServer(ready: (port: number) => void): Fanout {
 function wsServer(ready: (port: number) => void): Fanout {
   const subscribers = new Map<string, Set<WsSocket>>(specs.map((s) => [s.name, new Set()]));
   const json = new Map(specs.map((s) => [s.name, JSON.stringify(s.name)]));
-  const batches = new Map<string, Quote[]>();
-  let scheduled = false;
   let skipped = 0;
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false, maxPayload: STREAM_TUNING.maxMessageBytes });
   wss.on('listening', () => ready((wss.address() as { port: number }).port));
@@ -81,26 +82,14 @@ function wsServer(ready: (port: number) => void): Fanout {
     for (const s of symbols) subscribers.get(s)!.add(ws);
     ws.on('close', () => { for (const s of symbols) subscribers.get(s)!.delete(ws); });
   });
-  const flush = (): void => {
-    scheduled = false;
-    for (const [symbol, batch] of batches) {
-      const frame = batch.map((q) => quoteText(json.get(symbol)!, 2, q)).join('\n');
-      for (const ws of subscribers.get(symbol)!) {
-        if (ws.bufferedAmount > STREAM_TUNING.conflateAtBytes) { skipped++; continue; }
-        ws.send(frame);
-      }
+  const batcher = new TickBatcher(BATCH_WINDOW_MS, (symbol, quotes) => {
+    const frame = quotes.map((q) => quoteText(json.get(symbol)!, 2, q)).join('\n');
+    for (const ws of subscribers.get(symbol)!) {
+      if (ws.bufferedAmount > STREAM_TUNING.conflateAtBytes) { skipped++; continue; }
+      ws.send(frame);
     }
-    batches.clear();
-  };
-  return {
-    onQuote: (q) => {
-      let batch = batches.get(q.symbol);
-      if (!batch) { batch = []; batches.set(q.symbol, batch); }
-      batch.push(q);
-      if (!scheduled) { scheduled = true; setImmediate(flush); }
-    },
-    skipped: () => skipped,
-  };
+  });
+  return { onQuote: (q) => batcher.add(q), skipped: () => skipped };
 }
 
 /** Emits the ticks due since the last run, every millisecond. */

@@ -7,7 +7,7 @@
 //               counted against the server (coordinated-omission safe). One request in flight per
 //               connection; due requests wait for a free connection. The schedule is kept by a
 //               setImmediate loop (a timer's millisecond granularity would add its own lateness),
-//               which keeps one core busy: the driver's own send slip is reported separately.
+//               which keeps one core busy: the pacer's own lateness is reported separately.
 import { build, type Histogram } from 'hdr-histogram-js';
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -18,8 +18,11 @@ export interface LoadResult {
   readonly completed: number;
   readonly elapsedMs: number;
   readonly statuses: ReadonlyMap<number, number>;
-  /** Fixed rate only: how late the driver itself sent, µs. */
-  readonly sendSlipUs: Histogram | null;
+  /**
+   * Fixed rate only: how late the driver's pacer was for requests it could send at once (µs).
+   * Requests that waited for a free connection are not in it: that wait is the server's.
+   */
+  readonly pacerLateUs: Histogram | null;
   /** CPU the server used while measuring, ms (when a `cpuMs` probe was given). */
   readonly serverCpuMs: number | null;
 }
@@ -122,7 +125,7 @@ export async function closedLoop(o: ClosedLoopOptions): Promise<LoadResult> {
   stopping = true;
   await new Promise<void>((resolve) => { drained = resolve; if (inFlight === 0) resolve(); });
   for (const c of conns) c.socket.destroy();
-  return { latencyUs, completed, elapsedMs, statuses, sendSlipUs: null, serverCpuMs };
+  return { latencyUs, completed, elapsedMs, statuses, pacerLateUs: null, serverCpuMs };
 }
 
 export interface FixedRateOptions {
@@ -140,7 +143,7 @@ export interface FixedRateOptions {
 export async function fixedRate(o: FixedRateOptions): Promise<LoadResult> {
   const total = o.warmup + o.count;
   const latencyUs = histogram();
-  const sendSlipUs = histogram();
+  const pacerLateUs = histogram();
   const statuses = new Map<number, number>();
   const intervalUs = 1e6 / o.ratePerSec;
   const idle: Connection[] = [];
@@ -154,8 +157,6 @@ export async function fixedRate(o: FixedRateOptions): Promise<LoadResult> {
   const intendedUs = (i: number): number => t0Us + i * intervalUs;
 
   const dispatch = (conn: Connection, i: number): void => {
-    const t = nowUs();
-    if (i >= o.warmup) sendSlipUs.recordValue(Math.max(1, Math.round(t - intendedUs(i))));
     current.set(conn, i);
     conn.send(o.request(i), intendedUs(i));
   };
@@ -189,7 +190,10 @@ export async function fixedRate(o: FixedRateOptions): Promise<LoadResult> {
       }
       const conn = idle.pop();
       if (conn === undefined) backlog.push(sent);
-      else dispatch(conn, sent);
+      else {
+        if (sent >= o.warmup) pacerLateUs.recordValue(Math.max(1, Math.round(nowUs() - intendedUs(sent))));
+        dispatch(conn, sent);
+      }
       sent++;
     }
     if (sent < total) setImmediate(pace);
@@ -199,5 +203,5 @@ export async function fixedRate(o: FixedRateOptions): Promise<LoadResult> {
   const elapsedMs = performance.now() - measuredFromMs;
   const serverCpuMs = o.cpuMs ? o.cpuMs() - cpu0 : null;
   for (const c of conns) c.socket.destroy();
-  return { latencyUs, completed: o.count, elapsedMs, statuses, sendSlipUs, serverCpuMs };
+  return { latencyUs, completed: o.count, elapsedMs, statuses, pacerLateUs, serverCpuMs };
 }

@@ -9,14 +9,16 @@ import net from 'node:net';
 
 const NEWLINE = 0x0a;
 const COLON = 0x3a;
+const DOT = 0x2e;
+const ZERO = 0x30;
 const OP_TEXT = 0x1;
 const OP_CLOSE = 0x8;
 const HEADER_END = Buffer.from('\r\n\r\n');
 
-/** Called per quote with its `ts` (fractional Unix ms). */
-export type OnQuote = (tsMs: number) => void;
+/** Called per quote with its `ts` and the arrival time of the read that carried it (Unix ms). */
+export type OnQuote = (tsMs: number, arrivedMs: number) => void;
 
-export interface SinkStats { frames: number; messages: number; bytes: number }
+export interface SinkStats { reads: number; frames: number; messages: number; bytes: number }
 
 /** Every read of every sink lands here and is parsed before the next read (one thread). */
 const READ_BUFFER = Buffer.alloc(256 * 1024);
@@ -27,10 +29,13 @@ export class QuoteSink {
   private upgraded = false;
   private socket: net.Socket | null = null;
 
-  private constructor(private readonly onQuote: OnQuote, private readonly stats: SinkStats) {}
+  /** Arrival time of the read being parsed. */
+  private arrivedMs = 0;
 
-  static connect(port: number, path: string, onQuote: OnQuote, stats: SinkStats): Promise<QuoteSink> {
-    const sink = new QuoteSink(onQuote, stats);
+  private constructor(private readonly onQuote: OnQuote, private readonly clock: () => number, private readonly stats: SinkStats) {}
+
+  static connect(port: number, path: string, onQuote: OnQuote, clock: () => number, stats: SinkStats): Promise<QuoteSink> {
+    const sink = new QuoteSink(onQuote, clock, stats);
     return new Promise((resolve, reject) => {
       const socket = net.connect({
         port, host: '127.0.0.1',
@@ -71,6 +76,8 @@ export class QuoteSink {
   }
 
   private read(chunk: Buffer, n: number): void {
+    this.stats.reads++;
+    this.arrivedMs = this.clock();
     const buf = this.pending ? Buffer.concat([this.pending, chunk.subarray(0, n)]) : chunk;
     const length = this.pending ? buf.length : n;
     this.pending = null;
@@ -99,7 +106,7 @@ export class QuoteSink {
     if (at < length) this.pending = Buffer.from(buf.subarray(at, length));
   }
 
-  /** Each message's ts sits between its last ':' and its closing '}'. */
+  /** Each message's ts sits between its last ':' and its closing '}': digits, maybe a fraction. */
   private frame(buf: Buffer, start: number, end: number): void {
     this.stats.frames++;
     this.stats.bytes += end - start;
@@ -110,8 +117,19 @@ export class QuoteSink {
       let colon = msgEnd - 2;
       while (colon > nl && buf[colon] !== COLON) colon--;
       this.stats.messages++;
-      this.onQuote(Number(buf.toString('latin1', colon + 1, msgEnd - 1)));
+      this.onQuote(decimalAt(buf, colon + 1, msgEnd - 1), this.arrivedMs);
       msgEnd = nl;
     }
   }
+}
+
+/** The non-negative decimal number in buf[from, to) (digits with an optional '.'), without a string. */
+function decimalAt(buf: Buffer, from: number, to: number): number {
+  let whole = 0;
+  let i = from;
+  for (; i < to && buf[i] !== DOT; i++) whole = whole * 10 + (buf[i]! - ZERO);
+  let fraction = 0;
+  let scale = 1;
+  for (i++; i < to; i++) { fraction = fraction * 10 + (buf[i]! - ZERO); scale *= 10; }
+  return whole + fraction / scale;
 }

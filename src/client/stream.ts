@@ -7,9 +7,9 @@ import WebSocket from 'ws';
 import { Backoff, type BackoffOptions } from './backoff.js';
 import { ApiError, apiErrorOf } from './errors.js';
 import { signedStreamUrl } from './signing.js';
+import { SubscriptionBook, type WireOp } from './subscriptions.js';
 import type {
-  AccountMessage, AckMessage, EventChannel, OrderMessage, PositionMessage, QuoteMessage, ServerMessage, SnapshotMessage,
-  StreamChannel, StreamErrorMessage,
+  AccountMessage, AckMessage, OrderMessage, PositionMessage, QuoteMessage, ServerMessage, SnapshotMessage, StreamChannel, StreamErrorMessage,
 } from './types.js';
 
 export interface StreamClientOptions {
@@ -56,14 +56,6 @@ export interface StreamHandlers {
 
 type Handlers = { [K in keyof StreamHandlers]: StreamHandlers[K][] };
 
-interface WireOp {
-  readonly op: 'subscribe' | 'unsubscribe' | 'ping';
-  readonly channels?: readonly StreamChannel[];
-  readonly symbols?: readonly string[];
-  readonly login?: string;
-  readonly since_seq?: number;
-}
-
 interface PendingOp {
   readonly wire: WireOp;
   /** The caller waiting for the answer; absent for the client's own restores. */
@@ -72,8 +64,6 @@ interface PendingOp {
   sentOn: WebSocket | null;
   readonly sentAtMs: number;
 }
-
-const isEventChannel = (c: StreamChannel): c is EventChannel => c === 'orders' || c === 'positions';
 
 export class StreamClient {
   private readonly handlers: Handlers = {
@@ -90,12 +80,8 @@ export class StreamClient {
   private readonly staleTimer: NodeJS.Timeout;
   private readonly pending = new Map<number, PendingOp>();
   private firstOpen: { readonly promise: Promise<void>; resolve(): void; reject(err: Error): void } | null = null;
-  // Confirmed subscriptions, restored on every new connection.
-  private readonly quotes = new Set<string>();
-  private readonly eventChannels = new Map<string, Set<EventChannel>>();
-  private readonly accountLogins = new Set<string>();
-  /** Per login, the last event seq handed to the user (or the snapshot's seq). */
-  private readonly cursors = new Map<string, number>();
+  /** Confirmed subscriptions (restored on every new connection) and the per-account cursors. */
+  private readonly book = new SubscriptionBook();
 
   constructor(private readonly opts: StreamClientOptions) {
     this.backoff = new Backoff(opts.backoff, opts.random);
@@ -151,7 +137,7 @@ export class StreamClient {
   }
 
   /** The last order/position seq handed to the user for `login` (save it to resume a later run). */
-  lastSeq(login: string): number | undefined { return this.cursors.get(login); }
+  lastSeq(login: string): number | undefined { return this.book.lastSeq(login); }
 
   get connected(): boolean { return this.ws?.readyState === WebSocket.OPEN; }
 
@@ -212,7 +198,7 @@ export class StreamClient {
     this.lastFrameMs = this.openedAtMs;
     // Restores first (they carry the since_seq cursors), then the callers' unanswered ops.
     const callers = [...this.pending.keys()];
-    for (const wire of this.restoreOps()) {
+    for (const wire of this.book.restoreOps()) {
       const id = ++this.nextId;
       this.pending.set(id, { wire, sentOn: null, sentAtMs: this.nowMs() });
       this.send(id);
@@ -221,17 +207,6 @@ export class StreamClient {
     this.firstOpen?.resolve();
     this.firstOpen = null;
     this.emit('open');
-  }
-
-  private restoreOps(): WireOp[] {
-    const ops: WireOp[] = [];
-    if (this.quotes.size > 0) ops.push({ op: 'subscribe', channels: ['quotes'], symbols: [...this.quotes] });
-    for (const [login, channels] of this.eventChannels) {
-      const cursor = this.cursors.get(login);
-      ops.push({ op: 'subscribe', channels: [...channels], login, ...(cursor !== undefined ? { since_seq: cursor } : {}) });
-    }
-    for (const login of this.accountLogins) ops.push({ op: 'subscribe', channels: ['account'], login });
-    return ops;
   }
 
   private lost(ws: WebSocket, code: number, reason: string): void {
@@ -261,14 +236,10 @@ export class StreamClient {
   private dispatch(m: ServerMessage): void {
     switch (m.channel) {
       case 'quote': this.emit('quote', m); return;
-      case 'order': if (this.fresh(m.login, m.seq)) this.emit('order', m); return;
-      case 'position': if (this.fresh(m.login, m.seq)) this.emit('position', m); return;
+      case 'order': if (this.book.fresh(m.login, m.seq)) this.emit('order', m); return;
+      case 'position': if (this.book.fresh(m.login, m.seq)) this.emit('position', m); return;
       case 'account': this.emit('account', m); return;
-      case 'snapshot':
-        // A snapshot starts a login's cursor; one already running covers events still to come.
-        if (!this.cursors.has(m.login)) this.cursors.set(m.login, m.seq);
-        this.emit('snapshot', m);
-        return;
+      case 'snapshot': this.book.snapshot(m.login, m.seq); this.emit('snapshot', m); return;
       case 'heartbeat': this.emit('heartbeat', m.ts); return;
       case 'subscribed': case 'unsubscribed': this.acked(m); return;
       case 'pong': {
@@ -278,14 +249,6 @@ export class StreamClient {
       }
       case 'error': this.refused(m); return;
     }
-  }
-
-  /** True the first time a seq is seen for the login (exactly-once for the user's handlers). */
-  private fresh(login: string, seq: number): boolean {
-    const last = this.cursors.get(login);
-    if (last !== undefined && seq <= last) return false;
-    this.cursors.set(login, seq);
-    return true;
   }
 
   private answered(id: number | string | null): PendingOp | undefined {
@@ -301,27 +264,7 @@ export class StreamClient {
   private acked(m: AckMessage): void {
     const op = this.answered(m.id);
     if (!op) return;
-    const login = m.login;
-    const events = m.channels.filter(isEventChannel);
-    if (m.channel === 'subscribed') {
-      for (const s of m.symbols) this.quotes.add(s);
-      if (login !== undefined && events.length > 0) {
-        let set = this.eventChannels.get(login);
-        if (!set) { set = new Set(); this.eventChannels.set(login, set); }
-        for (const c of events) set.add(c);
-        const since = op.wire.since_seq;
-        if (since !== undefined && !this.cursors.has(login)) this.cursors.set(login, since);
-      }
-      if (login !== undefined && m.channels.includes('account')) this.accountLogins.add(login);
-    } else {
-      for (const s of m.symbols) this.quotes.delete(s);
-      if (login !== undefined) {
-        const set = this.eventChannels.get(login);
-        for (const c of events) set?.delete(c);
-        if (set?.size === 0) { this.eventChannels.delete(login); this.cursors.delete(login); }
-        if (m.channels.includes('account')) this.accountLogins.delete(login);
-      }
-    }
+    this.book.confirm(m, op.wire);
     op.caller?.resolve(m);
   }
 
@@ -338,7 +281,7 @@ export class StreamClient {
     // A restore whose since_seq is no longer kept: say so, and start over from a snapshot.
     const login = op.wire.login;
     if (m.field === 'since_seq' && login !== undefined && op.wire.since_seq !== undefined) {
-      this.cursors.delete(login);
+      this.book.forgetCursor(login);
       this.emit('gap', { login, sinceSeq: op.wire.since_seq, oldestSeq: m.oldest_seq });
       const { since_seq: _dropped, ...plain } = op.wire;
       const id = ++this.nextId;

@@ -96,26 +96,25 @@ export class ShardBridge implements ShardLink {
   }
 
   private deliver(batch: ShardOutbound): void {
-    const byResult = new Map<string, Reply>();
+    // Replies and events are both in command order, so equal keys (two replaces of one order in a
+    // batch) pair up first with first.
+    const byResult = new Map<string, Reply[]>();
     for (const reply of batch.replies) {
       const body = reply.body;
-      if (this.pending.has(reply.corr) && body.ok && 'result' in body && 'order' in body.result) {
-        byResult.set(`${body.result.order.id}|${body.result.order.status}`, reply);
-      }
+      if (!this.pending.has(reply.corr) || !body.ok || !('result' in body) || !('order' in body.result)) continue;
+      const key = `${body.result.order.id}|${body.result.order.status}`;
+      const same = byResult.get(key);
+      if (same === undefined) byResult.set(key, [reply]);
+      else same.push(reply);
     }
     for (const e of batch.events) {
       if (e.type === 'position') {
         this.safely(() => this.sink?.positionEvent(e));
         continue;
       }
-      const key = `${e.order.id}|${e.order.status}`;
-      const reply = byResult.get(key);
-      if (reply !== undefined) {
-        byResult.delete(key);
-        this.answer(reply.corr, reply.body, e);
-      } else {
-        this.safely(() => this.sink?.orderEvent(e));
-      }
+      const reply = byResult.get(`${e.order.id}|${e.order.status}`)?.shift();
+      if (reply !== undefined) this.answer(reply.corr, reply.body, e);
+      else this.safely(() => this.sink?.orderEvent(e));
     }
     for (const reply of batch.replies) this.answer(reply.corr, reply.body, null);
   }

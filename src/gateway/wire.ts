@@ -90,6 +90,26 @@ export function positionJson(p: PositionRecord, symbol: SymbolSpec, profit: Cent
   return out;
 }
 
+/** Each position's JSON around its profit; a record never changes (a change is a new record). */
+const positionTextParts = new WeakMap<PositionRecord, { readonly head: string; readonly tail: string }>();
+const PROFIT_NULL = '"profit":null';
+
+/**
+ * `JSON.stringify(positionJson(p, symbol, profit))`, serialising everything but the profit once
+ * per record. `"profit":` can only occur as the key: inside a JSON string a quote is escaped.
+ */
+export function positionJsonText(p: PositionRecord, symbol: SymbolSpec, profit: Cents | null): string {
+  let parts = positionTextParts.get(p);
+  if (parts === undefined) {
+    const text = JSON.stringify(positionJson(p, symbol, null));
+    const at = text.indexOf(PROFIT_NULL) + PROFIT_NULL.length - 'null'.length;
+    parts = { head: text.slice(0, at), tail: text.slice(at + 'null'.length) };
+    positionTextParts.set(p, parts);
+  }
+  // String() of a finite number is its JSON text.
+  return parts.head + (profit === null ? 'null' : String(money(profit))) + parts.tail;
+}
+
 /** GET /accounts list item (spec "Account"), with free margin and margin level besides. */
 export function accountItemJson(a: AccountRecord, m: AccountMetrics) {
   return {

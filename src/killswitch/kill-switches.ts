@@ -4,44 +4,30 @@
 // shards close and cancel in parallel, each in one committed batch; the report collects what each
 // did. The account switch is one account's flag. The engine refuses every non-manual trading call
 // of a halted account (REST, FIX, webhooks) with kill_switch_active, so no gateway checks it twice.
-import type { SetKillSwitch, SymbolSpec } from '../engine/types.js';
 import { ApiError } from '../gateway/errors.js';
-import type { CloseTap } from '../gateway/webhooks/close-tap.js';
 import type { WebhookBook } from '../gateway/webhooks/webhook-book.js';
 import { iso } from '../gateway/wire.js';
-import type { Clock } from '../market/clock.js';
-import { ShardBusyError, type ShardPool } from '../shard/pool.js';
 import type { ReadModel } from '../shard/read-model.js';
 import type { UserRecord } from '../store/records.js';
 import type { SecretBox } from '../store/secret-box.js';
 import type { Store } from '../store/store.js';
-import type { Logger } from '../util/log.js';
 import { armed, KillStore, type KillSwitchLogEntry, type KillSwitchRecord } from './kill-store.js';
-import { buildReport, type AccountOutcome, type FailedEntry, type KillReport } from './report.js';
+import type { FailedEntry, KillReport } from './report.js';
 import { TRANSITIONS, type KillSwitchActor, type KillSwitchState } from './state.js';
+import { sweep, type SweepDeps } from './sweep.js';
 import { acceptedStep } from './totp.js';
 
-/** A full shard ring is retried this long before the account is reported as failed. */
-const BUSY_RETRY_MS = 2000;
-
-export interface KillSwitchDeps {
+export interface KillSwitchDeps extends SweepDeps {
   readonly store: Store;
   readonly box: SecretBox;
-  readonly pool: ShardPool;
   readonly readModel: ReadModel;
-  readonly symbols: ReadonlyMap<string, SymbolSpec>;
-  readonly clock: Clock;
-  readonly log: Logger;
   readonly book: WebhookBook;
-  readonly tap: CloseTap;
 }
 
 export interface KillSwitchView { readonly user: string; readonly state: KillSwitchState; readonly since: string }
 export type TriggerAnswer = KillSwitchView & KillReport & { readonly paused_webhooks: readonly string[] };
 export interface ResetAnswer extends KillSwitchView { readonly released: readonly string[]; readonly failed: readonly FailedEntry[] }
 export type AccountKillAnswer = { readonly login: string; readonly active: boolean } & Omit<KillReport, 'accounts'>;
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class KillSwitches {
   private readonly kills: KillStore;
@@ -75,7 +61,7 @@ export class KillSwitches {
       this.states.set(user, record);
       const entry = await this.kills.record(record, { atMs: nowMs, action: 'trigger', actor, state: next, report: null });
       const paused = await this.deps.book.pauseAllOf(user);
-      const report = await this.sweep(this.loginsOf(user), (login) => ({ kind: 'killSwitch', login, scope: 'user', active: true }));
+      const report = await sweep(this.deps, this.loginsOf(user), (login) => ({ kind: 'killSwitch', login, scope: 'user', active: true }));
       this.keepReport(user, entry, report);
       this.deps.log.warn({ user, actor, closed: report.closed.length, cancelled: report.cancelled.length, failed: report.failed.length }, 'kill switch triggered');
       return { user, state: next, since: iso(record.sinceMs), ...report, paused_webhooks: paused };
@@ -100,7 +86,7 @@ export class KillSwitches {
       const entry = await this.kills.record(record, { atMs: nowMs, action: 'reset', actor, state: next, report: null });
       this.states.set(user, record);
       if (effect !== 'release') return { user, state: next, since: iso(record.sinceMs), released: [], failed: [] };
-      const report = await this.sweep(this.loginsOf(user), (login) => ({ kind: 'killSwitch', login, scope: 'user', active: false }));
+      const report = await sweep(this.deps, this.loginsOf(user), (login) => ({ kind: 'killSwitch', login, scope: 'user', active: false }));
       this.keepReport(user, entry, report);
       this.deps.log.warn({ user, actor }, 'kill switch reset');
       const failedLogins = new Set(report.failed.map((f) => f.login));
@@ -111,7 +97,7 @@ export class KillSwitches {
   /** The account-level flag (console): on closes and cancels like the user switch, for this account. */
   async setAccount(login: string, active: boolean): Promise<AccountKillAnswer> {
     if (this.deps.readModel.account(login) === undefined) throw new ApiError('not_found', `account ${login} not found`);
-    const { accounts: _accounts, ...report } = await this.sweep([login], () => ({ kind: 'killSwitch', login, scope: 'account', active }));
+    const { accounts: _accounts, ...report } = await sweep(this.deps, [login], () => ({ kind: 'killSwitch', login, scope: 'account', active }));
     return { login, active, ...report };
   }
 
@@ -134,7 +120,7 @@ export class KillSwitches {
     }
     await Promise.all([...stale].map(([user, logins]) => this.serial(user, async () => {
       const active = this.isTriggered(user);
-      const report = await this.sweep(logins, (login) => ({ kind: 'killSwitch', login, scope: 'user', active }));
+      const report = await sweep(this.deps, logins, (login) => ({ kind: 'killSwitch', login, scope: 'user', active }));
       const record = this.states.get(user) ?? armed(user, this.deps.clock.nowMs());
       const entry = await this.kills.record(record, { atMs: this.deps.clock.nowMs(), action: active ? 'trigger' : 'reset', actor: 'startup', state: record.state, report: null });
       this.keepReport(user, entry, report);
@@ -173,30 +159,5 @@ export class KillSwitches {
     this.queues.set(user, tail);
     void tail.then(() => { if (this.queues.get(user) === tail) this.queues.delete(user); });
     return result;
-  }
-
-  /** Sends the command to every account at once, with their closes and cancels watched. */
-  private sweep(logins: readonly string[], cmd: (login: string) => SetKillSwitch): Promise<KillReport> {
-    return this.deps.tap.watching(logins, async () => {
-      const outcomes = await Promise.all(logins.map((login) => this.send(login, cmd(login))));
-      return buildReport(outcomes, this.deps.tap, this.deps.symbols);
-    });
-  }
-
-  private async send(login: string, cmd: SetKillSwitch): Promise<AccountOutcome> {
-    const giveUpAtMs = this.deps.clock.nowMs() + BUSY_RETRY_MS;
-    for (let waitMs = 1; ; waitMs = Math.min(waitMs * 2, 50)) {
-      try {
-        const body = await this.deps.pool.request(login, cmd);
-        if (!body.ok) return { login, error: { name: body.reject.name, message: body.reject.message } };
-        if (!('result' in body) || body.result.kind !== 'killSwitch') throw new Error('a kill switch command answered something else');
-        return { login, result: body.result };
-      } catch (err) {
-        // A full ring is backpressure, not a refusal: the switch must get through.
-        if (err instanceof ShardBusyError && this.deps.clock.nowMs() < giveUpAtMs) { await sleep(waitMs); continue; }
-        this.deps.log.error({ err, login }, 'kill switch command failed');
-        return { login, error: { name: err instanceof ShardBusyError ? 'rate_limited' : 'internal_error', message: (err as Error).message } };
-      }
-    }
   }
 }

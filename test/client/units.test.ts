@@ -1,9 +1,10 @@
-// The SDK's pure parts: the signature (against an independent HMAC), the signed stream URL, and
-// the backoff's bounds and growth.
+// The SDK's pure parts: the signature (against an independent HMAC), the signed stream URL, the
+// backoff's bounds and growth, and the subscription book behind restores and exactly-once events.
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Backoff, sign, signedStreamUrl } from '../../src/client/index.js';
+import { Backoff, sign, signedStreamUrl, type AckMessage, type StreamChannel } from '../../src/client/index.js';
+import { SubscriptionBook } from '../../src/client/subscriptions.js';
 
 describe('signing', () => {
   it('is hex HMAC-SHA256 over timestamp + method + path-with-query + body', () => {
@@ -44,5 +45,58 @@ describe('Backoff', () => {
     expect(b.next()).toBe(100);
     expect(() => new Backoff({ initialMs: 0 })).toThrow(RangeError);
     expect(() => new Backoff({ initialMs: 500, maxMs: 100 })).toThrow(RangeError);
+  });
+});
+
+describe('SubscriptionBook', () => {
+  const ack = (channel: 'subscribed' | 'unsubscribed', channels: StreamChannel[], symbols: string[] = [], login?: string): AckMessage =>
+    ({ channel, id: 1, channels, symbols, ...(login !== undefined ? { login } : {}) });
+
+  it('restores what the server confirmed, resuming events after the last seq handed out', () => {
+    const book = new SubscriptionBook();
+    expect(book.restoreOps()).toEqual([]);
+    book.confirm(ack('subscribed', ['quotes'], ['EURUSD', 'BTCUSD']), { op: 'subscribe' });
+    book.confirm(ack('subscribed', ['orders', 'positions', 'account'], [], '100001'), { op: 'subscribe' });
+    // No snapshot yet: a restore would ask for one again.
+    expect(book.restoreOps()).toContainEqual({ op: 'subscribe', channels: ['orders', 'positions'], login: '100001' });
+    book.snapshot('100001', 40);
+    expect(book.fresh('100001', 41)).toBe(true);
+    expect(book.fresh('100001', 42)).toBe(true);
+    expect(book.restoreOps()).toEqual([
+      { op: 'subscribe', channels: ['quotes'], symbols: ['EURUSD', 'BTCUSD'] },
+      { op: 'subscribe', channels: ['orders', 'positions'], login: '100001', since_seq: 42 },
+      { op: 'subscribe', channels: ['account'], login: '100001' },
+    ]);
+    book.confirm(ack('unsubscribed', ['quotes', 'account'], ['EURUSD'], '100001'), { op: 'unsubscribe' });
+    expect(book.restoreOps()).toEqual([
+      { op: 'subscribe', channels: ['quotes'], symbols: ['BTCUSD'] },
+      { op: 'subscribe', channels: ['orders', 'positions'], login: '100001', since_seq: 42 },
+    ]);
+  });
+
+  it('hands each seq out once, whatever order overlaps arrive in', () => {
+    fc.assert(fc.property(fc.array(fc.integer({ min: 1, max: 60 }), { maxLength: 200 }), (arrivals) => {
+      const book = new SubscriptionBook();
+      book.snapshot('1', 0);
+      const handed = arrivals.filter((seq) => book.fresh('1', seq));
+      expect(new Set(handed).size).toBe(handed.length);
+      expect(handed).toEqual([...handed].sort((a, b) => a - b));
+      expect(book.lastSeq('1')).toBe(handed.length > 0 ? handed[handed.length - 1] : 0);
+    }));
+  });
+
+  it('starts a cursor at since_seq or the first snapshot, keeps a running one, and forgets it on request', () => {
+    const book = new SubscriptionBook();
+    book.confirm(ack('subscribed', ['orders'], [], '7'), { op: 'subscribe', since_seq: 10 });
+    expect(book.lastSeq('7')).toBe(10);
+    book.snapshot('7', 25);
+    expect(book.lastSeq('7')).toBe(10);
+    expect(book.fresh('7', 10)).toBe(false);
+    book.forgetCursor('7');
+    book.snapshot('7', 25);
+    expect(book.lastSeq('7')).toBe(25);
+    book.confirm(ack('unsubscribed', ['orders'], [], '7'), { op: 'unsubscribe' });
+    expect(book.lastSeq('7')).toBeUndefined();
+    expect(book.restoreOps()).toEqual([]);
   });
 });

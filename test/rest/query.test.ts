@@ -1,7 +1,7 @@
 // Query parsing and paging of the REST lists.
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/gateway/errors.js';
-import { listLimit, page, readQuery } from '../../src/gateway/rest/query.js';
+import { cut, listLimit, readQuery } from '../../src/gateway/rest/query.js';
 import { decimalId, endpointOf } from '../../src/gateway/rest/route.js';
 
 function refusal(fn: () => unknown): { name: string; field?: string } {
@@ -40,12 +40,11 @@ describe('listLimit', () => {
   });
 });
 
-describe('page', () => {
+describe('cut', () => {
   it('cuts at the limit and names the last item sent as the cursor', () => {
-    const json = (n: number) => ({ n });
-    expect(page([1, 2, 3], 2, String, json)).toEqual({ data: [{ n: 1 }, { n: 2 }], next_cursor: '2' });
-    expect(page([1, 2], 2, String, json)).toEqual({ data: [{ n: 1 }, { n: 2 }], next_cursor: null });
-    expect(page([], 2, String, json)).toEqual({ data: [], next_cursor: null });
+    expect(cut([1, 2, 3], 2, String)).toEqual({ items: [1, 2], nextCursor: '2' });
+    expect(cut([1, 2], 2, String)).toEqual({ items: [1, 2], nextCursor: null });
+    expect(cut([], 2, String)).toEqual({ items: [], nextCursor: null });
   });
 });
 

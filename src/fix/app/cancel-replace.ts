@@ -52,6 +52,9 @@ function target(desk: Desk, m: Request, throttled: boolean): Target | { readonly
     return { reason: CxlRejReason.UnknownOrder, text: `not_found: no order of account ${desk.login} has ClOrdID ${m.origClOrdId}`, orderId: null };
   }
   const o = t.order;
+  if (o !== null && o.status !== 'pending') {
+    return { reason: CxlRejReason.TooLateToCancel, text: `invalid_order: order ${o.id} is ${o.status}: only pending orders can be cancelled or replaced`, orderId: o.id };
+  }
   if (o !== null && (o.symbol !== m.symbol || SIDE_OF[o.side] !== m.side)) {
     return { reason: CxlRejReason.Other, text: `order ${o.id} is ${o.side} ${o.symbol}: Symbol (55) and Side (54) must match it`, orderId: o.id };
   }

@@ -98,7 +98,7 @@ export function rejectedOrderReport(
 }
 
 /** The OrderID and ClOrdID of a position close report. */
-export function closeOrderId(e: PositionEvent): string {
+function closeOrderId(e: PositionEvent): string {
   return `P${e.position.ticket}-${e.seq}`;
 }
 

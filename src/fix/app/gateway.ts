@@ -35,10 +35,6 @@ export class FixGateway implements SessionHost, EventSink {
     return this.clock();
   }
 
-  get sessions(): number {
-    return this.accounts.size;
-  }
-
   logon(session: FixSession, req: LogonRequest): LogonVerdict {
     const verdict = checkAccountLogon(req, this.deps, (login) => this.accounts.has(login));
     if (!verdict.ok) {

@@ -4,8 +4,7 @@
 // (269=0) and offer (269=1) at MarketDepth 0 or 1, full refresh (265=0). W are not kept for
 // resends (a stale quote is worth nothing): a ResendRequest gets them as a gap fill. While the
 // client's connection is backed up, ticks are conflated to the latest per symbol.
-import type { MarketDataRequest } from '../codec/inbound/market-data.js';
-import { readMarketDataRequest } from '../codec/inbound/market-data.js';
+import { type MarketDataRequest, readMarketDataRequest } from '../codec/inbound/market-data.js';
 import { type MDEntry, encodeMarketDataRequestReject, encodeMarketDataSnapshot } from '../codec/outbound/market-data.js';
 import { FixProblem } from '../codec/problem.js';
 import type { FixReader } from '../codec/reader.js';

@@ -3,15 +3,13 @@
 // stop (99) order (59=1 GTC), 150=8 Rejected with OrdRejReason (103) and a Text (58) saying why.
 // ClOrdID is the engine's client id, so a repeat is a duplicate (103=6) across sessions and
 // restarts for as long as the engine remembers client ids (at least 24 h).
-import type { NewOrderSingle } from '../codec/inbound/orders.js';
-import { readNewOrderSingle } from '../codec/inbound/orders.js';
+import { type NewOrderSingle, readNewOrderSingle } from '../codec/inbound/orders.js';
 import { FixProblem } from '../codec/problem.js';
 import type { FixReader } from '../codec/reader.js';
 import { OrdRejReason, type OrdRejReasonValue, OrdType, Side, TimeInForce } from '../dictionary.js';
-import type { OrderType, PlaceOrder, Reject, Side as EngineSide } from '../../engine/types.js';
+import type { OrderEvent, OrderType, PlaceOrder, Reject, Side as EngineSide } from '../../engine/types.js';
 import { MAX_CLIENT_ID } from '../../gateway/order-request.js';
 import type { ReplyBody } from '../../shard/protocol.js';
-import type { OrderEvent } from '../../engine/types.js';
 import { RATE_LIMITED_TEXT, busyText, lacksScope, rejectText, sendReport, symbolOf, type Desk } from './desk.js';
 import { execTypeOf, orderReport, rejectedOrderReport } from './execution.js';
 import { centilotsOf, decimalText, ticksOf } from './units.js';
@@ -26,7 +24,7 @@ function refusal(reason: OrdRejReasonValue, text: string): Refusal {
 }
 
 /** The engine's reject as OrdRejReason (103). */
-export function ordRejReasonOf(r: Reject): OrdRejReasonValue {
+function ordRejReasonOf(r: Reject): OrdRejReasonValue {
   switch (r.name) {
     case 'invalid_order': return r.field === 'volume' ? OrdRejReason.IncorrectQuantity : OrdRejReason.Other;
     case 'market_closed': return OrdRejReason.ExchangeClosed;
@@ -38,7 +36,7 @@ export function ordRejReasonOf(r: Reject): OrdRejReasonValue {
 }
 
 /** The PlaceOrder a D asks for, or why it cannot be placed (checked before any shard is asked). */
-export function placeCommand(desk: Desk, m: NewOrderSingle): PlaceOrder | Refusal {
+function placeCommand(desk: Desk, m: NewOrderSingle): PlaceOrder | Refusal {
   if (m.account !== null && m.account !== desk.login) {
     return refusal(OrdRejReason.UnknownAccount, `Account (1) ${m.account} is not the account of this session (${desk.login})`);
   }

@@ -34,10 +34,6 @@ export class InboundSequence {
     return mustRequest;
   }
 
-  get resendPending(): boolean {
-    return this.resendUpTo >= this.expected;
-  }
-
   /** The in-sequence message was consumed (processed or rejected). */
   consumed(): void {
     this.advanceTo(this.expected + 1);

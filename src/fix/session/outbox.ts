@@ -72,10 +72,6 @@ export class Outbox {
     closeGap(end + 1);
   }
 
-  get pendingBytes(): number {
-    return this.writer.pendingBytes;
-  }
-
   /** Hands everything encoded since the last flush to the transport in one write. */
   flush(): void {
     if (this.writer.pendingBytes > 0) this.transport.write(this.writer.flush());

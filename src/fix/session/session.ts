@@ -4,29 +4,28 @@
 // messages go to the SessionApp the Logon produced. Never throws on input: whatever bytes arrive,
 // the answer is a drop, a Reject, a Logout or a disconnect (reference §0.1, QuickFIX acceptance
 // cases; the rules table is in docs/fix.md).
-import { FixFramer, FrameStatus, GarbleReason } from '../codec/framer.js';
+import { FixFramer, FrameStatus } from '../codec/framer.js';
 import { type FixHeader, readHeader } from '../codec/inbound/header.js';
 import {
   readHeartbeat, readLogon, readLogout, readReject, readResendRequest, readSequenceReset, readTestRequest,
   type SequenceReset,
 } from '../codec/inbound/session.js';
 import {
-  encodeHeartbeat, encodeLogon, encodeLogout, encodeProblem, encodeReject, encodeResendRequest, encodeTestRequest,
+  type SessionRejectFields, encodeHeartbeat, encodeLogon, encodeLogout, encodeProblem, encodeReject, encodeResendRequest,
+  encodeTestRequest,
 } from '../codec/outbound/session.js';
-import { FixProblem, rejectText, sessionReject } from '../codec/problem.js';
+import { FixProblem } from '../codec/problem.js';
 import { FixReader } from '../codec/reader.js';
-import * as ascii from '../codec/ascii.js';
-import { EncryptMethod, MsgType, SessionRejectReason, type SessionRejectReasonValue, Tag } from '../dictionary.js';
+import { EncryptMethod, MsgType, Tag } from '../dictionary.js';
 import { TokenBucket } from '../../gateway/limits/token-bucket.js';
+import { droppedOtherVersion, msgTypeIsThird } from './frames.js';
+import { gapFillFault, headerFault, resetFault } from './header-rules.js';
 import { InboundSequence } from './inbound-sequence.js';
 import { Liveness } from './liveness.js';
-import { logonProblem, sendingTimeSkewText } from './logon-rules.js';
+import { logonProblem } from './logon-rules.js';
 import { type Encode, Outbox, type Transport } from './outbox.js';
 import { ADMIN_MSG_TYPES, type SessionEvent, type SessionState, nextState } from './state.js';
 import type { SessionApp, SessionConfig, SessionHost } from './types.js';
-
-const BEGIN_STRING_BYTES = ascii.BEGIN_STRING_FIELD.length;
-const MSG_TYPE_PREFIX = [0x33, 0x35, ascii.EQUALS]; // "35="
 
 export class FixSession {
   private stateValue: SessionState = 'awaitingLogon';
@@ -137,6 +136,11 @@ export class FixSession {
     else if (this.stateValue === 'awaitingLogon') this.drop(null);
   }
 
+  /** Ends the session at once, with a last Logout saying why unless `text` is null. */
+  abort(text: string | null): void {
+    this.drop(text);
+  }
+
   /** The connection went away: nothing more is sent. */
   transportClosed(): void {
     if (this.stateValue !== 'closed') this.finish('dropped');
@@ -153,6 +157,11 @@ export class FixSession {
   private emit(msgType: string, encode: Encode, retain: boolean): void {
     const now = this.host.nowMs();
     this.outbox.send(now, msgType, encode, retain);
+    this.sent(now);
+  }
+
+  /** Something was encoded: the heartbeat clock restarts and the host flushes at the end of the turn. */
+  private sent(now: number): void {
     this.liveness.sent(now);
     if (!this.flushRequested) {
       this.flushRequested = true;
@@ -196,34 +205,20 @@ export class FixSession {
     this.host.log.info({ sender: this.clientCompId, reason: text }, 'fix: logout sent');
   }
 
-  private sessionReject(refSeqNum: number, refTagId: number | null, refMsgType: string, reason: SessionRejectReasonValue, text: string): void {
-    this.sendAdmin((w, h) => encodeReject(w, h, { refSeqNum, refTagId, refMsgType, reason, text }));
+  private sessionReject(fields: SessionRejectFields): void {
+    this.sendAdmin((w, h) => encodeReject(w, h, fields));
   }
 
   private onGarbled(): void {
-    const f = this.framer;
-    const bytes = f.bytes;
-    const start = f.droppedStart;
-    // A frame that names another BeginString is no garbage but the wrong protocol version:
-    // QuickFIX answers it with Logout "Incorrect BeginString" (acceptance cases 1d, 2i).
-    let otherVersion = f.garbleReason === GarbleReason.BeginString && f.droppedBytes >= ascii.FRAME_START.length;
-    for (let i = 0; otherVersion && i < ascii.FRAME_START.length; i++) otherVersion = bytes[start + i] === ascii.FRAME_START[i];
-    if (otherVersion) {
+    if (droppedOtherVersion(this.framer)) {
       this.drop('Incorrect BeginString: this gateway speaks FIX.4.4 only');
       return;
     }
-    this.host.log.info({ remote: this.remoteAddress, reason: f.garbleReason, bytes: f.droppedBytes }, 'fix: garbled frame dropped');
-  }
-
-  /** 8, 9, 35 open every message; anything else is garbled (QuickFIX case 2t ignores it). */
-  private msgTypeThird(bytes: Uint8Array, start: number, end: number): boolean {
-    let p = start + BEGIN_STRING_BYTES;
-    while (p < end && bytes[p] !== ascii.SOH) p++;
-    return p + 3 < end && bytes[p + 1] === MSG_TYPE_PREFIX[0] && bytes[p + 2] === MSG_TYPE_PREFIX[1] && bytes[p + 3] === MSG_TYPE_PREFIX[2];
+    this.host.log.info({ remote: this.remoteAddress, reason: this.framer.garbleReason, bytes: this.framer.droppedBytes }, 'fix: garbled frame dropped');
   }
 
   private onFrame(bytes: Buffer, start: number, end: number): void {
-    if (!this.msgTypeThird(bytes, start, end)) {
+    if (!msgTypeIsThird(bytes, start, end)) {
       this.host.log.info({ remote: this.remoteAddress }, 'fix: frame without MsgType in third place dropped');
       return;
     }
@@ -306,39 +301,15 @@ export class FixSession {
     this.sendAdmin((w, h) => encodeResendRequest(w, h, begin, 0));
   }
 
-  /**
-   * SendingTime, CompIDs and PossDup rules, in QuickFIX's order. Failing ones are answered here
-   * (Reject, and Logout where the session cannot be trusted any more); false = do not process.
-   */
+  /** Answers a header fault (Reject, and Logout where the session cannot go on); false = do not process. */
   private headerAcceptable(h: FixHeader, now: number): boolean {
-    const skew = sendingTimeSkewText(h, this.config, now);
-    if (skew !== null) {
-      this.sessionReject(h.msgSeqNum, Tag.SendingTime, h.msgType, SessionRejectReason.SendingTimeAccuracyProblem, skew);
-      this.logoutAndWait('SendingTime accuracy problem');
-      return false;
-    }
-    if (h.senderCompId !== this.clientCompId || h.targetCompId !== this.config.ourCompId) {
-      const tag = h.senderCompId !== this.clientCompId ? Tag.SenderCompID : Tag.TargetCompID;
-      const text = `CompID problem: expected SenderCompID ${this.clientCompId} and TargetCompID ${this.config.ourCompId}, received ${h.senderCompId} and ${h.targetCompId}`;
-      this.sessionReject(h.msgSeqNum, tag, h.msgType, SessionRejectReason.CompIdProblem, text);
-      this.logoutAndWait('CompID problem');
-      return false;
-    }
-    if (!h.possDup) return true;
-    if (h.origSendingTimeMs === null) {
-      // QuickFIX RequiresOrigSendingTime: rejected; the number is consumed only when in sequence (case 2g).
-      this.sessionReject(h.msgSeqNum, Tag.OrigSendingTime, h.msgType, SessionRejectReason.RequiredTagMissing,
-        rejectText(sessionReject(SessionRejectReason.RequiredTagMissing), Tag.OrigSendingTime));
-      if (this.inbound.classify(h.msgSeqNum) === 'expected') this.inbound.consumed();
-      return false;
-    }
-    if (h.origSendingTimeMs > h.sendingTimeMs) {
-      this.sessionReject(h.msgSeqNum, Tag.OrigSendingTime, h.msgType, SessionRejectReason.SendingTimeAccuracyProblem,
-        'SendingTime accuracy problem: OrigSendingTime (122) is later than SendingTime (52)');
-      this.logoutAndWait('SendingTime accuracy problem');
-      return false;
-    }
-    return true;
+    const fault = headerFault(h, this.clientCompId, this.config, now);
+    if (fault === null) return true;
+    this.sessionReject(fault.reject);
+    if (fault.logout !== null) this.logoutAndWait(fault.logout);
+    // A rejected in-sequence message consumes its number; a too-low one never did (case 2g).
+    else if (this.inbound.classify(h.msgSeqNum) === 'expected') this.inbound.consumed();
+    return false;
   }
 
   private onBadHeader(problem: FixProblem, r: FixReader, bytes: Buffer, start: number, end: number): void {
@@ -455,32 +426,20 @@ export class FixSession {
     }
     const now = this.host.nowMs();
     this.outbox.resend(now, m.beginSeqNo, end);
-    this.liveness.sent(now);
-    if (!this.flushRequested) {
-      this.flushRequested = true;
-      this.host.outputPending(this);
-    }
+    this.sent(now);
   }
 
-  /** GapFill (in sequence): NewSeqNo must lie above the message's own number. */
   private onGapFill(m: SequenceReset, seq: number): void {
-    if (m.newSeqNo > seq) {
-      this.inbound.advanceTo(m.newSeqNo);
-      return;
-    }
-    this.sessionReject(seq, Tag.NewSeqNo, MsgType.SequenceReset, SessionRejectReason.ValueIsIncorrect,
-      `${rejectText(sessionReject(SessionRejectReason.ValueIsIncorrect), Tag.NewSeqNo)}: NewSeqNo ${m.newSeqNo} must be greater than MsgSeqNum ${seq}`);
+    const fault = gapFillFault(m, seq);
+    if (fault === null) this.inbound.advanceTo(m.newSeqNo);
+    else this.sessionReject(fault);
   }
 
-  /** Reset mode: NewSeqNo below the expected number would lower it, which FIX forbids (373=5). */
   private onReset(m: SequenceReset, seq: number): void {
     if (this.stateValue !== 'active') return;
-    if (m.newSeqNo >= this.inbound.expected) {
-      this.inbound.advanceTo(m.newSeqNo);
-      return;
-    }
-    this.sessionReject(seq, Tag.NewSeqNo, MsgType.SequenceReset, SessionRejectReason.ValueIsIncorrect,
-      `${rejectText(sessionReject(SessionRejectReason.ValueIsIncorrect), Tag.NewSeqNo)}: NewSeqNo ${m.newSeqNo} is below the expected MsgSeqNum ${this.inbound.expected}`);
+    const fault = resetFault(m, this.inbound.expected, seq);
+    if (fault === null) this.inbound.advanceTo(m.newSeqNo);
+    else this.sessionReject(fault);
   }
 
   private onLogout(r: FixReader): void {

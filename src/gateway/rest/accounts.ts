@@ -4,7 +4,7 @@ import type { AccountRecord, AccountType } from '../../engine/types.js';
 import type { GatewayContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import { accountDetailJson, accountItemJson } from '../wire.js';
-import { listLimit, page, readQuery } from './query.js';
+import { cut, listLimit, readQuery } from './query.js';
 import { notFound, type RestRoute } from './route.js';
 
 const ACCOUNT_TYPES: readonly AccountType[] = ['live', 'demo'];
@@ -41,7 +41,8 @@ export function accountRoutes(ctx: Reads): RestRoute[] {
         // Ordered by login; the key's binding makes this at most one account.
         const account = ctx.readModel.account(call.login);
         const matching = account && (type === null || account.type === type) && (after === null || account.login > after) ? [account] : [];
-        return { status: 200, body: page(matching, limit, (a) => a.login, (a) => accountItemJson(a, ctx.readModel.metrics(a))) };
+        const { items, nextCursor } = cut(matching, limit, (a) => a.login);
+        return { status: 200, body: { data: items.map((a) => accountItemJson(a, ctx.readModel.metrics(a))), next_cursor: nextCursor } };
       },
     },
     {

@@ -57,7 +57,7 @@ export class RestPipeline {
     const maxBodyBytes = this.ctx.config.http.max_body_bytes;
     return (res, req) => {
       const ex = new Exchange(res, req);
-      const c = this.capture(ex, req, paramCount);
+      const c = this.capture(ex, req, paramCount, withBody);
       // GETs are signed over an empty body; a request lacking a credential needs no body to be refused.
       if (!withBody || c.keyId === '' || c.timestamp === '' || c.signature === '') {
         this.run(route, endpoint, ex, c, EMPTY_BODY);
@@ -74,7 +74,7 @@ export class RestPipeline {
   unknownRoute(): UwsHandler {
     return (res, req) => {
       const ex = new Exchange(res, req);
-      const verdict = this.limiter.anonymous(this.addressOf(ex, req.getHeader('x-forwarded-for'))(), this.ctx.clock.nowMs());
+      const verdict = this.limiter.anonymous(this.addressOf(ex, this.forwardedFor(req))(), this.ctx.clock.nowMs());
       const err = verdict.allowed
         ? new ApiError('not_found', `no route ${ex.method} ${echo(ex.path)}`)
         : rateLimited(verdict, 'too many unauthenticated requests from this address');
@@ -82,15 +82,21 @@ export class RestPipeline {
     };
   }
 
-  private capture(ex: Exchange, req: HttpRequest, paramCount: number): Captured {
+  /** Each header read is a call into uWS: only the ones the route can use. */
+  private capture(ex: Exchange, req: HttpRequest, paramCount: number, withBody: boolean): Captured {
     return {
       keyId: req.getHeader('x-svc-key'),
       timestamp: req.getHeader('x-svc-timestamp'),
       signature: req.getHeader('x-svc-signature'),
-      contentType: req.getHeader('content-type'),
-      ip: this.addressOf(ex, req.getHeader('x-forwarded-for')),
+      contentType: withBody ? req.getHeader('content-type') : '',
+      ip: this.addressOf(ex, this.forwardedFor(req)),
       params: paramCount === 0 ? NO_PARAMS : Array.from({ length: paramCount }, (_, i) => req.getParameter(i)),
     };
+  }
+
+  /** X-Forwarded-For counts only from trusted proxies: without any, it is not even read. */
+  private forwardedFor(req: HttpRequest): string {
+    return this.ctx.trustedProxies.length === 0 ? '' : req.getHeader('x-forwarded-for');
   }
 
   /** Memoised; '' once the response is gone (uWS forbids touching it then). */
@@ -116,7 +122,8 @@ export class RestPipeline {
       throw err;
     };
     const reply = (r: Reply): void => {
-      ex.json(r.status, r.body, verdict?.headers);
+      if ('json' in r) ex.send(r.status, r.json, 'application/json', verdict?.headers);
+      else ex.json(r.status, r.body, verdict?.headers);
       finish(null);
     };
 

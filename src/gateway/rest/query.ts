@@ -36,11 +36,9 @@ export function listLimit(q: Query): number {
   return n;
 }
 
-export interface Page<T> { readonly data: T[]; readonly next_cursor: string | null }
-
-/** The first `limit` of `sorted` (already past the cursor); the cursor names the last item sent. */
-export function page<T, J>(sorted: readonly T[], limit: number, cursorOf: (item: T) => string, json: (item: T) => J): Page<J> {
-  const items = sorted.length > limit ? sorted.slice(0, limit) : sorted;
-  const last = items[items.length - 1];
-  return { data: items.map(json), next_cursor: sorted.length > limit && last !== undefined ? cursorOf(last) : null };
+/** The first `limit` of `sorted` (already past the cursor); the next cursor names the last one sent. */
+export function cut<T>(sorted: readonly T[], limit: number, cursorOf: (item: T) => string): { items: readonly T[]; nextCursor: string | null } {
+  if (sorted.length <= limit) return { items: sorted, nextCursor: null };
+  const items = sorted.slice(0, limit);
+  return { items, nextCursor: cursorOf(items[items.length - 1]!) };
 }

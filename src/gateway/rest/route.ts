@@ -19,7 +19,8 @@ export interface RestCall {
   readonly contentType: string;
 }
 
-export interface Reply { readonly status: number; readonly body: unknown }
+/** A JSON answer: a value to serialise, or text that already is JSON. */
+export type Reply = { readonly status: number; readonly body: unknown } | { readonly status: number; readonly json: string };
 
 export interface RestRoute {
   readonly method: RestMethod;

@@ -39,7 +39,14 @@ export class FlushQueue {
 
   private run(): void {
     this.scheduled = false;
-    for (const conn of this.dirty) conn.flush();
+    for (const conn of this.dirty) {
+      try {
+        conn.flush();
+      } catch (err) {
+        // A bug, never the client's doing; the other connections still get their frames.
+        conn.log.error({ err }, 'stream flush failed');
+      }
+    }
     this.dirty.clear();
   }
 }

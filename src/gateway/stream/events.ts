@@ -26,9 +26,9 @@ export interface EventOutlet {
 }
 
 export interface ReplayOptions {
-  /** Events read from the db per turn. */
+  /** Events read from the db per turn at most. */
   readonly chunkEvents: number;
-  /** The replay waits while the connection has more than this buffered. */
+  /** The replay stops reading, and waits, while the connection has more than this buffered. */
   readonly pauseAtBytes: number;
   /** How often a paused replay looks at the buffer again (a drain event wakes it sooner). */
   readonly retryMs: number;
@@ -195,13 +195,17 @@ export class EventStream {
     // A fresh read transaction: it must see every commit whose batch this thread has delivered.
     this.src.events.resetReadTxn();
     let read = 0;
+    let full = false;
     const range = this.src.events.getRange({ start: [feed.login, feed.cursor + 1], end: [feed.login, MAX_SEQ], limit: this.opts.chunkEvents });
     for (const { value } of range) {
       read++;
       this.deliver(feed, value, null);
+      // Big events fill the buffer before the chunk ends: the rest waits for the next look.
+      if (feed.outlet.bufferedBytes() > this.opts.pauseAtBytes) { full = true; break; }
     }
-    if (read === this.opts.chunkEvents) {
-      catchUp.immediate = setImmediate(() => this.pump(feed, catchUp));
+    if (full || read === this.opts.chunkEvents) {
+      if (full) catchUp.timer = setTimeout(() => this.pump(feed, catchUp), this.opts.retryMs);
+      else catchUp.immediate = setImmediate(() => this.pump(feed, catchUp));
       return;
     }
     feed.catchUp = null;

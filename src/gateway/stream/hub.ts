@@ -6,33 +6,11 @@ import type { GatewayContext } from '../context.js';
 import { AccountStream } from './account.js';
 import { CLOSE_POLICY, FlushQueue, StreamConnection, type Session } from './connection.js';
 import { EventStream } from './events.js';
-import { ackText, errorText, heartbeatText, pongText, StreamError } from './messages.js';
+import { ackText, errorText, heartbeatText, internalErrorText, pongText, StreamError } from './messages.js';
 import { EVENT_CHANNELS, parseOp, type ClientOp, type EventChannel, type SubscribeOp, type UnsubscribeOp } from './ops.js';
 import { QuoteFanout } from './quotes.js';
+import { STREAM_TUNING } from './tuning.js';
 import { ConnectionCounter, upgradeHandler } from './upgrade.js';
-
-/** Fixed tuning, stated in docs/stream.md; the configurable limits are in config `stream`. */
-export const STREAM_TUNING = {
-  /** Largest client message; a bigger one closes the connection with 1009 and a reason... */
-  maxMessageBytes: 16 * 1024,
-  /** ...up to this size; past it uWS drops the TCP connection without reading the rest. */
-  maxPayloadBytes: 1024 * 1024,
-  /** uWS closes a connection silent this long; it pings first (sendPingsAutomatically). */
-  idleTimeoutS: 120,
-  /** A quote subscriber with more buffered than this gets conflated quotes... */
-  conflateAtBytes: 64 * 1024,
-  /** ...until its buffer is below this again. */
-  resumeAtBytes: 16 * 1024,
-  sweepMs: 50,
-  opsPerSecond: 50,
-  opsBurst: 100,
-  /** Refused ops in a row (over the rate) after which the connection is closed as abusive. */
-  abusiveRefusals: 100,
-  replayChunkEvents: 500,
-  replayRetryMs: 10,
-  maxHeldEvents: 100_000,
-  accountThrottleMs: 100,
-} as const;
 
 const HEARTBEAT_TOPIC = 'heartbeat';
 const CLOSE_GOING_AWAY = 1001;
@@ -60,6 +38,7 @@ export class StreamHub {
       resumeAtBytes: Math.min(t.resumeAtBytes, Math.floor(s.max_buffer_bytes / 8)),
       hardLimitBytes: s.max_buffer_bytes,
       sweepMs: t.sweepMs,
+      batchWindowMs: t.batchWindowMs,
       onConflation: (outlet, conflating, bufferedBytes) => {
         (outlet as StreamConnection).log.debug({ bufferedBytes }, conflating ? 'stream consumer slow: quotes conflated' : 'stream consumer caught up: quotes live');
       },
@@ -176,8 +155,13 @@ export class StreamHub {
     try {
       this.handle(conn, parsed.op);
     } catch (err) {
-      if (!(err instanceof StreamError)) throw err;
-      conn.push(errorText(parsed.op.id, err));
+      if (err instanceof StreamError) {
+        conn.push(errorText(parsed.op.id, err));
+        return;
+      }
+      // A bug, never the client's doing: logged, answered, and the connection goes on.
+      conn.log.error({ err, op: parsed.op.op }, 'stream op failed');
+      conn.push(internalErrorText(parsed.op.id));
     }
   }
 

@@ -105,5 +105,8 @@ export function errorText(id: OpId, err: StreamError): string {
   return JSON.stringify({ ...out, ...err.extra });
 }
 
+/** As REST's 500: the server failed, not the op. */
+export const internalErrorText = (id: OpId): string => JSON.stringify({ channel: 'error', id, name: 'internal_error', message: 'internal error' });
+
 export const pongText = (id: OpId, ts: UnixMs): string => JSON.stringify({ channel: 'pong', id, ts });
 export const heartbeatText = (ts: UnixMs): string => `{"channel":"heartbeat","ts":${ts}}`;

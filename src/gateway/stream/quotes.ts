@@ -1,7 +1,7 @@
 // Quote fan-out through uWS pub/sub: one topic per symbol, so a tick is serialised once and uWS
-// copies it to every subscriber in C++. Ticks of one event-loop turn are batched per symbol and
-// published together at the end of the turn (setImmediate): under load a frame carries several
-// quotes, `\n`-separated; uWS merges the publishes of one turn into one write per socket.
+// copies it to every subscriber in C++. Ticks are batched per symbol (tick-batcher.ts): under load
+// a frame carries several quotes, `\n`-separated, and uWS merges the publishes of one batch into
+// one write per socket.
 //
 // Slow consumers (DECISIONS: quotes conflated to the latest per symbol): a subscriber whose send
 // buffer passes `conflateAtBytes` leaves its topics, so it costs the publishes nothing; the symbols
@@ -13,6 +13,7 @@
 import type { TemplatedApp, WebSocket } from 'uWebSockets.js';
 import type { Quote, SymbolSpec } from '../../engine/types.js';
 import { quoteText } from './messages.js';
+import { TickBatcher } from './tick-batcher.js';
 
 /** What the fan-out needs of a connection. */
 export interface QuoteOutlet {
@@ -30,6 +31,8 @@ export interface FanoutOptions {
   readonly resumeAtBytes: number;
   readonly hardLimitBytes: number;
   readonly sweepMs: number;
+  /** See TickBatcher. */
+  readonly batchWindowMs: number;
   /** Entering (true) or leaving (false) conflation; for the log. */
   readonly onConflation?: (outlet: QuoteOutlet, conflating: boolean, bufferedBytes: number) => void;
 }
@@ -39,8 +42,6 @@ interface SymbolEntry {
   readonly topic: string;
   readonly json: string;
   readonly digits: number;
-  /** Quotes of this turn not yet published. */
-  batch: Quote[];
   /** Latest published quote (what a new or recovering subscriber is sent). */
   last: Quote | null;
   /** Conflating subscribers of this symbol. */
@@ -58,9 +59,7 @@ interface Subscriber {
 export class QuoteFanout {
   private readonly entries = new Map<string, SymbolEntry>();
   private readonly subscribers = new Map<QuoteOutlet, Subscriber>();
-  /** Symbols with a batch waiting for the end of the turn. */
-  private readonly ticked: SymbolEntry[] = [];
-  private flushScheduled = false;
+  private readonly batcher: TickBatcher;
   private readonly sweepTimer: NodeJS.Timeout;
 
   constructor(
@@ -71,8 +70,9 @@ export class QuoteFanout {
     private readonly opts: FanoutOptions,
   ) {
     for (const s of symbols) {
-      this.entries.set(s.name, { name: s.name, topic: `q:${s.name}`, json: JSON.stringify(s.name), digits: s.digits, batch: [], last: initial(s.name), conflating: new Set() });
+      this.entries.set(s.name, { name: s.name, topic: `q:${s.name}`, json: JSON.stringify(s.name), digits: s.digits, last: initial(s.name), conflating: new Set() });
     }
+    this.batcher = new TickBatcher(opts.batchWindowMs, (symbol, quotes) => this.publish(this.entries.get(symbol)!, quotes));
     this.sweepTimer = setInterval(() => this.sweep(), opts.sweepMs);
     this.sweepTimer.unref();
   }
@@ -125,14 +125,7 @@ export class QuoteFanout {
   }
 
   onQuote(quote: Quote): void {
-    const entry = this.entries.get(quote.symbol);
-    if (!entry) return;
-    if (entry.batch.length === 0) this.ticked.push(entry);
-    entry.batch.push(quote);
-    if (!this.flushScheduled) {
-      this.flushScheduled = true;
-      setImmediate(() => this.flush());
-    }
+    if (this.entries.has(quote.symbol)) this.batcher.add(quote);
   }
 
   /** The outlet's socket drained some of its buffer. */
@@ -145,20 +138,14 @@ export class QuoteFanout {
     clearInterval(this.sweepTimer);
   }
 
-  private flush(): void {
-    this.flushScheduled = false;
-    for (const entry of this.ticked) {
-      const batch = entry.batch;
-      entry.batch = [];
-      entry.last = batch[batch.length - 1]!;
-      for (const sub of entry.conflating) sub.dirty.add(entry.name);
-      if (this.app.numSubscribers(entry.topic) === 0) continue;
-      const frame = batch.length === 1
-        ? quoteText(entry.json, entry.digits, batch[0]!)
-        : batch.map((q) => quoteText(entry.json, entry.digits, q)).join('\n');
-      this.app.publish(entry.topic, frame, false, false);
-    }
-    this.ticked.length = 0;
+  private publish(entry: SymbolEntry, quotes: readonly Quote[]): void {
+    entry.last = quotes[quotes.length - 1]!;
+    for (const sub of entry.conflating) sub.dirty.add(entry.name);
+    if (this.app.numSubscribers(entry.topic) === 0) return;
+    const frame = quotes.length === 1
+      ? quoteText(entry.json, entry.digits, quotes[0]!)
+      : quotes.map((q) => quoteText(entry.json, entry.digits, q)).join('\n');
+    this.app.publish(entry.topic, frame, false, false);
   }
 
   private sweep(): void {

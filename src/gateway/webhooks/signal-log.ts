@@ -8,7 +8,6 @@ import type { Key, Store } from '../../store/store.js';
 import type { Logger } from '../../util/log.js';
 
 export const SIGNAL_LOG_RETAINED = 10_000;
-const TRIM_EVERY = 100;
 
 export type FanoutJson =
   | { readonly login: string; readonly volume: number; readonly ticket: number | null; readonly [more: string]: unknown }
@@ -53,17 +52,26 @@ export class SignalLog {
   nextSeq(webhookId: string): number {
     let seq = this.seqs.get(webhookId);
     if (seq === undefined) {
-      const [last] = this.db().getKeys({ start: [webhookId, Number.MAX_SAFE_INTEGER], end: [webhookId, -1], reverse: true, limit: 1 });
+      const [last] = this.db().getKeys({ start: [webhookId, Number.MAX_SAFE_INTEGER], end: [webhookId, 0], reverse: true, limit: 1 });
       seq = Array.isArray(last) ? Number(last[1]) : 0;
     }
     this.seqs.set(webhookId, seq + 1);
     return seq + 1;
   }
 
-  /** Writes (or rewrites, for late fan-out results) an entry; does not wait for the disk. */
+  /**
+   * Writes (or rewrites, for late fan-out results) an entry; does not wait for the disk and never
+   * throws: a signal whose orders went out is answered 200 even if its log entry cannot be kept.
+   */
   write(webhookId: string, entry: SignalLogEntry): void {
-    this.track(this.db().put([webhookId, entry.seq], entry));
-    if (entry.seq % TRIM_EVERY === 0 && entry.seq > SIGNAL_LOG_RETAINED) this.trim(webhookId, entry.seq - SIGNAL_LOG_RETAINED);
+    try {
+      const db = this.db();
+      this.track(db.put([webhookId, entry.seq], entry));
+      // Entry n pushes out entry n − RETAINED: the bound holds without reading what is stored.
+      if (entry.seq > SIGNAL_LOG_RETAINED) this.track(db.remove([webhookId, entry.seq - SIGNAL_LOG_RETAINED]));
+    } catch (err) {
+      this.logger.error({ err, webhookId, seq: entry.seq }, 'signal log write failed');
+    }
   }
 
   /** Newest first; `before` is the cursor of the previous page. Sees every entry written before the call. */
@@ -84,12 +92,6 @@ export class SignalLog {
   /** Resolves once every write made so far, and every late result still to come, is stored. */
   async settled(): Promise<void> {
     while (this.writes.size + this.later.size > 0) await Promise.all([...this.writes, ...this.later]);
-  }
-
-  private trim(webhookId: string, belowSeq: number): void {
-    const db = this.db();
-    const old = [...db.getKeys({ start: [webhookId, 0], end: [webhookId, belowSeq] })];
-    for (const key of old) this.track(db.remove(key));
   }
 
   private track(write: Promise<unknown>, into = this.writes): void {

@@ -1,0 +1,64 @@
+// The main thread's side of the FIX gateway: the TLS certificate (configured, or self-signed into
+// the data dir), the tick ring fed from the market, and the FIX worker thread with the shard rings
+// the pool made for it. Resolves once the listener is bound, with its port (port 0 = any free one).
+import { Worker } from 'node:worker_threads';
+import type { GatewayContext } from '../gateway/context.js';
+import { TickForwarder } from './tick-ring.js';
+import { fixTls } from './tls-cert.js';
+import type { FixToMain, FixWorkerData, MainToFix } from './worker-data.js';
+
+const STOP_TIMEOUT_MS = 5000;
+
+export interface FixGatewayHandle {
+  readonly port: number;
+  /** Logs every session out (Logout handshake), stops the thread. */
+  close(): Promise<void>;
+}
+
+type FixContext = Pick<GatewayContext, 'config' | 'log' | 'symbols' | 'market' | 'pool'>;
+
+export async function startFixGateway(ctx: FixContext, onFatal: (err: Error) => void): Promise<FixGatewayHandle> {
+  const { config } = ctx;
+  const tls = fixTls(config.data_dir, config.fix.tls, Date.now());
+  const rings = ctx.pool.fixRings;
+  const ticks = new TickForwarder(rings.doorbell);
+  const data: FixWorkerData = {
+    fix: config.fix, dataDir: config.data_dir, durability: config.durability, logLevel: config.log.level,
+    tls: { cert: tls.cert, key: tls.key }, symbols: [...ctx.symbols.values()],
+    board: { sab: ctx.market.board.sab, symbols: ctx.market.board.symbols },
+    toShards: rings.toShards, fromShards: rings.fromShards, ticks: ticks.channel,
+  };
+  const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: data, name: 'fix' });
+  let running = true;
+  let stopped: (() => void) | null = null;
+  const port = await new Promise<number>((resolve, reject) => {
+    worker.on('message', (m: FixToMain) => {
+      if (m.t === 'listening') resolve(m.port);
+      if (m.t === 'stopped') stopped?.();
+    });
+    worker.on('error', (err) => { reject(err); if (running) onFatal(err); });
+    worker.on('exit', (code) => {
+      stopped?.();
+      const err = new Error(`fix thread exited with code ${code}`);
+      reject(err);
+      if (running && code !== 0) onFatal(err);
+    });
+  });
+  const unsubscribe = ctx.market.subscribe((quote) => ticks.forward(quote));
+  ctx.log.info({ port, tls: tls.origin, cert: tls.certPath }, 'fix gateway listening');
+  return {
+    port,
+    async close() {
+      running = false;
+      unsubscribe();
+      ticks.close();
+      const done = new Promise<void>((resolve) => { stopped = resolve; });
+      worker.postMessage({ t: 'stop' } satisfies MainToFix);
+      const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), STOP_TIMEOUT_MS).unref());
+      // The thread reports 'stopped' once its sessions logged out and LMDB is closed; its parentPort
+      // keeps it alive, so it is terminated either way (after the timeout if it never reports).
+      if ((await Promise.race([done, timeout])) === 'timeout') ctx.log.warn('fix thread did not stop in time');
+      await worker.terminate();
+    },
+  };
+}

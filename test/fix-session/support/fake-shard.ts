@@ -1,0 +1,90 @@
+// A shard in the test's own thread: the real Engine behind the real ring protocol, so the
+// conformance tests drive the FIX thread's real ShardBridge. It applies whatever the FIX side
+// wrote, one batch per process() call, and keeps the orders and client ids it committed (the
+// store the FIX thread would read). `other()` applies a command from another peer (REST, console,
+// kill switch): its events reach the FIX side only, as a shard's would, when the login is watched.
+import { Engine } from '../../../src/engine/engine.js';
+import type { Command, EngineEvent, EngineInit, OrderRecord, Outcome, Quote } from '../../../src/engine/types.js';
+import { FrameReader, FrameWriter, createDoorbell, createRing, type RingChannel } from '../../../src/ring/index.js';
+import type { ReplyBody, ShardInbound, ShardOutbound } from '../../../src/shard/protocol.js';
+import type { OrderLookup } from '../../../src/fix/app/ports.js';
+
+export class FakeShard implements OrderLookup {
+  readonly toShard: RingChannel;
+  readonly fromShard: RingChannel;
+  readonly engine: Engine;
+  readonly watched = new Set<string>();
+  /** Frames the shard does not process while true (a saturated shard: its ring fills up). */
+  stalled = false;
+  private readonly reader: FrameReader<ShardInbound>;
+  private readonly writer: FrameWriter<ShardOutbound>;
+  private readonly ordersById = new Map<string, OrderRecord>();
+  private readonly clientIds = new Map<string, string>();
+  private readonly events: EngineEvent[] = [];
+
+  constructor(init: EngineInit, private readonly clock: () => number, ringBytes = 1 << 16) {
+    this.engine = new Engine(init);
+    this.toShard = createRing(ringBytes, createDoorbell());
+    this.fromShard = createRing(1 << 20, createDoorbell());
+    this.reader = new FrameReader(this.toShard);
+    this.writer = new FrameWriter(this.fromShard);
+  }
+
+  orderIdOfClientId(login: string, clientId: string): string | null {
+    return this.clientIds.get(`${login}|${clientId}`) ?? null;
+  }
+
+  order(login: string, orderId: string): OrderRecord | null {
+    const o = this.ordersById.get(orderId);
+    return o !== undefined && o.login === login ? o : null;
+  }
+
+  /** A command from another peer (REST, console, webhook, kill switch). */
+  other(cmd: Command): Outcome {
+    return this.apply(cmd);
+  }
+
+  tick(quote: Quote): void {
+    this.apply({ kind: 'tick', quote });
+  }
+
+  /** Applies what the FIX side sent and writes one batch back; returns the frames handled. */
+  process(): number {
+    if (this.stalled) return 0;
+    const replies: { corr: number; body: ReplyBody }[] = [];
+    const frames = this.reader.drain(1 << 16, (frame) => {
+      switch (frame.t) {
+        case 'cmd': {
+          const r = this.apply(frame.cmd).result;
+          replies.push({ corr: frame.corr, body: r.ok ? { ok: true, result: r } : { ok: false, reject: r } });
+          break;
+        }
+        case 'query':
+          replies.push({ corr: frame.corr, body: { ok: true, snapshot: this.engine.account(frame.query.login) } });
+          break;
+        case 'watch':
+          if (frame.on) this.watched.add(frame.login);
+          else this.watched.delete(frame.login);
+          break;
+        case 'tick':
+          this.apply({ kind: 'tick', quote: frame.quote });
+          break;
+        case 'stop':
+          break;
+      }
+    });
+    const events = this.events.splice(0).filter((e) => this.watched.has(e.type === 'order' ? e.order.login : e.position.login));
+    if (events.length > 0 || replies.length > 0) {
+      if (!this.writer.tryWrite({ t: 'batch', shard: 0, events, accounts: [], replies })) throw new Error('fake shard: FIX ring full');
+    }
+    return frames + events.length;
+  }
+
+  private apply(cmd: Command): Outcome {
+    const outcome = this.engine.apply(cmd, this.clock());
+    for (const o of outcome.orders) this.ordersById.set(o.id, o);
+    for (const c of outcome.clientIds) this.clientIds.set(`${c.login}|${c.clientId}`, c.orderId);
+    this.events.push(...outcome.events);
+    return outcome;
+  }
+}
