@@ -7,6 +7,7 @@ import { benchFixCodec } from './fix-codec.bench.js';
 import { benchMarket } from './market.bench.js';
 import { benchRing } from './ring.bench.js';
 import { benchShard } from './shard.bench.js';
+import { benchWebhooks } from './webhooks.bench.js';
 import { perSec, us, type Row } from './support/stats.js';
 
 const ns = (v: number): string => (v >= 1000 ? us(v / 1000) : `${v.toFixed(0)} ns`);
@@ -24,6 +25,7 @@ const suites: Record<string, () => Promise<Row[]>> = {
     ? { name: r.name, median: `${r.median.toFixed(1)}x`, p99: '-' }
     : { name: r.name, median: ns(r.median), p99: ns(r.p99), throughput: perSec(r.opsPerSec) })),
   shard: benchShard,
+  webhooks: benchWebhooks,
 };
 
 const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');

@@ -1,6 +1,7 @@
-// Kill switches (spec 7, DECISIONS "Kill switch"). Setting the user or account switch closes every
+// Kill switches (spec 7, DECISIONS "Kill switch"). Triggering the user's switch closes every
 // api/webhook/strategy position and cancels every non-manual pending order of the account; a
-// position that cannot close now is reported, never skipped. Key halts only refuse that key.
+// position that cannot close now is reported, never skipped. The account-level switch, like a key
+// halt, only refuses trading calls ("while it is active, trading calls fail"): it flattens nothing.
 import { accountOrReject, DONE, isReject, type Core } from './core.js';
 import { cancelPending } from './orders.js';
 import { closePosition, type CloseFailure } from './positions.js';
@@ -19,7 +20,7 @@ export function killSwitch(core: Core, tx: Tx, cmd: SetKillSwitch): KillSwitchRe
   const closed: CloseResult[] = [];
   const cancelled: string[] = [];
   const failed: CloseFailure[] = [];
-  if (cmd.active) {
+  if (cmd.active && cmd.scope === 'user') {
     for (const position of [...account.positions.values()]) {
       if (!KILLABLE_SOURCES.has(position.source)) continue;
       const result = closePosition(core, tx, account, position, position.volume, 'kill_switch');

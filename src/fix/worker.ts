@@ -76,7 +76,14 @@ async function main(): Promise<void> {
     }
   };
   const pumping = pump();
-  const recheck = setInterval(() => { gateway.recheckKeys(); gateway.flush(); }, KEY_RECHECK_MS);
+  const recheck = setInterval(() => {
+    try {
+      gateway.recheckKeys();
+    } catch (err) {
+      log.error({ err }, 'fix: key re-check failed');
+    }
+    gateway.flush();
+  }, KEY_RECHECK_MS);
 
   parentPort!.on('message', (m: MainToFix) => {
     if (m.t !== 'stop') return;

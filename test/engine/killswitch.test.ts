@@ -41,6 +41,15 @@ describe('user and account kill switch', () => {
     expect(left?.pendingOrders.map((p) => p.source)).toEqual(['manual']);
   });
 
+  it('the account switch refuses trading but flattens nothing (spec: "trading calls fail")', () => {
+    const { e } = setup();
+    const before = e.account('usd1');
+    const o = e.apply(killSwitch('usd1', 'account', true), WED_NOON + 1);
+    expect(ok(o, 'killSwitch')).toEqual({ ok: true, kind: 'killSwitch', login: 'usd1', closed: [], cancelled: [], failed: [] });
+    expect(o.events).toEqual([]);
+    expect(e.account('usd1')).toEqual({ ...before, account: { ...before?.account, accountHalted: true } });
+  });
+
   it('while set, non-manual trading commands get kill_switch_active; manual ones pass', () => {
     const { e, tickets, orders } = setup();
     e.apply(killSwitch('usd1', 'account', true), WED_NOON);

@@ -66,7 +66,8 @@ describe('logon (1a-1e)', () => {
   it('disconnects when the first message is not a Logon (1e)', () => {
     const c = fresh().connect();
     c.send('0', 1);
-    expect(c.one().get(58)).toBe('First message must be a Logon (35=A), received 35=0');
+    const logout = c.one();
+    expect([logout.get(58), logout.get(56), logout.get(49)]).toEqual(['First message must be a Logon (35=A), received 35=0', 'TAS_100001', 'TASGW']);
     expect(c.closed).toBe(true);
   });
 
@@ -83,6 +84,52 @@ describe('logon (1a-1e)', () => {
     c.send('A', 1, body === '' ? '98=0|108=30|141=Y|553=key-1|554=s' : body, header);
     expect(c.one().get(58)).toBe(text);
     expect(c.closed).toBe(true);
+  });
+
+  it.each([
+    ['an unknown key', 'TAS_100001', { key: 'nope' }, {}, 'Invalid Username (553) or Password (554)'],
+    ['a wrong secret', 'TAS_100001', { secret: 'wrong' }, {}, 'Invalid Username (553) or Password (554)'],
+    ['a revoked key', 'TAS_100001', {}, { revokedAt: T0 - 1 }, 'Invalid Username (553) or Password (554)'],
+    ['a paused key', 'TAS_100001', {}, { status: 'Paused' as const }, 'API key key-1 is paused'],
+    ['an expired key', 'TAS_100001', {}, { expiresAt: T0 }, 'API key key-1 is expired'],
+    ['a key of another account', 'TAS_100002', {}, {}, 'API key key-1 is not bound to account 100002'],
+    ['an address off the whitelist', 'TAS_100001', {}, { ipWhitelist: ['10.0.0.0/8'] }, 'Address 127.0.0.1 is not on the IP whitelist of API key key-1'],
+    ['a SenderCompID without the prefix', 'OTHER_100001', {}, {}, 'SenderCompID (49) must be TAS_<account login>, received OTHER_100001'],
+  ])('refuses a Logon with %s', (_name, sender, logon, keyChange, text) => {
+    fresh();
+    h.keys.records.set('key-1', { ...h.keys.records.get('key-1')!, ...keyChange });
+    const c = h.connect(sender);
+    c.logon(1, logon);
+    expect(c.one().get(58)).toBe(text);
+    expect(c.closed).toBe(true);
+  });
+
+  it('accepts a whitelisted address', () => {
+    fresh();
+    h.keys.records.set('key-1', { ...h.keys.records.get('key-1')!, ipWhitelist: ['10.0.0.0/8'] });
+    const c = h.connect('TAS_100001', '::ffff:10.1.2.3');
+    c.logon();
+    expect(c.one().type).toBe('A');
+  });
+
+  it('refuses Logons outside the session hours and accepts them inside (injected clock)', () => {
+    h = new Harness({ hours: { tz: '+00:00', open: 'Wed 13:00', close: 'Wed 14:00' } });
+    const early = h.connect();
+    early.logon();
+    expect(early.one().get(58)).toBe('Outside session hours: FIX logons are accepted from Wed 13:00 to Wed 14:00 (UTC+00:00)');
+    h.clock.advance(3600_000);
+    const inside = h.connect();
+    inside.logon();
+    expect(inside.one().type).toBe('A');
+  });
+
+  it('logs a session out when its key is paused while logged on', () => {
+    const c = fresh().loggedOn();
+    h.keys.records.set('key-1', { ...h.keys.records.get('key-1')!, status: 'Paused' });
+    h.gateway.recheckKeys();
+    h.gateway.flush();
+    expect(c.one().get(58)).toBe('API key key-1 is paused');
+    expect(c.session.state).toBe('loggingOut');
   });
 
   it('disconnects a connection that sends no Logon within the logon timeout', () => {

@@ -261,6 +261,9 @@ export class FixSession {
   private onFirstMessage(r: FixReader, now: number): void {
     const h = readHeader(r);
     const msgType = h instanceof FixProblem ? r.msgType : h.msgType;
+    // Even a refusal goes to the CompID the client named.
+    const sender = h instanceof FixProblem ? r.str(Tag.SenderCompID) : h.senderCompId;
+    if (sender !== null && sender !== '') this.outbox.address(this.config.ourCompId, sender);
     if (msgType !== MsgType.Logon) {
       this.drop(`First message must be a Logon (35=A), received 35=${msgType}`);
       return;
@@ -269,7 +272,6 @@ export class FixSession {
       this.drop(`Invalid Logon message: ${h.text}`);
       return;
     }
-    this.outbox.address(this.config.ourCompId, h.senderCompId);
     const logon = readLogon(r);
     if (logon instanceof FixProblem) {
       this.drop(`Invalid Logon message: ${logon.text}`);
