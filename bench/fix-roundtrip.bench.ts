@@ -299,7 +299,7 @@ export async function benchFixRoundtrip(): Promise<Row[]> {
   }
   for (const rate of RATES) {
     const n = fast.get(rate)!;
-    rows.push({ name: `D → 8, durability none @ ${rate}/s`, median: us(n.p50), p99: us(n.p99), throughput: `${rate}/s`, note: `the gateway's own cost; max ${us(n.max)}` });
+    rows.push({ name: `D → 8, durability none @ ${rate}/s`, median: us(n.p50), p99: us(n.p99), throughput: `${rate}/s`, note: `no fdatasync: TLS, FIX thread, shard hop and LMDB commit; max ${us(n.max)}` });
   }
   rows.push({
     name: 'tick → W (console push → streaming W)', median: us(ticks.p50), p99: us(ticks.p99),

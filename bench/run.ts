@@ -4,6 +4,7 @@
 import { availableParallelism, loadavg } from 'node:os';
 import { benchEngine } from './engine.bench.js';
 import { benchFixCodec } from './fix-codec.bench.js';
+import { benchFixRoundtrip } from './fix-roundtrip.bench.js';
 import { benchMarket } from './market.bench.js';
 import { benchRing } from './ring.bench.js';
 import { benchShard } from './shard.bench.js';
@@ -25,6 +26,7 @@ const suites: Record<string, () => Promise<Row[]>> = {
     ? { name: r.name, median: `${r.median.toFixed(1)}x`, p99: '-' }
     : { name: r.name, median: ns(r.median), p99: ns(r.p99), throughput: perSec(r.opsPerSec) })),
   shard: benchShard,
+  'fix-roundtrip': benchFixRoundtrip,
   webhooks: benchWebhooks,
 };
 

@@ -4,7 +4,7 @@
 // carried it minus the tick's due time; both clocks are performance.timeOrigin + now, the wall
 // clock with sub-ms resolution, shared by the processes of one machine).
 import { performance } from 'node:perf_hooks';
-import { build } from 'hdr-histogram-js';
+import { build, initWebAssemblySync, type Histogram } from 'hdr-histogram-js';
 import { QuoteSink, type SinkStats } from './quote-sink.js';
 
 export type ClientCommand = { readonly t: 'measure'; readonly windowMs: number } | { readonly t: 'exit' };
@@ -21,7 +21,10 @@ const [portText, connectionsText] = process.argv.slice(2) as [string, string];
 const port = Number(portText);
 const connections = Number(connectionsText);
 const stats: SinkStats = { reads: 0, frames: 0, messages: 0, bytes: 0 };
-let histogram = build({ lowestDiscernibleValue: 1, highestTrackableValue: 120_000_000, numberOfSignificantValueDigits: 3 });
+initWebAssemblySync();
+/** The WebAssembly histogram records about twice as fast as the JS one (its README). */
+const newHistogram = (): Histogram => build({ lowestDiscernibleValue: 1, highestTrackableValue: 120_000_000, numberOfSignificantValueDigits: 3, useWebAssembly: true });
+let histogram = newHistogram();
 const nowMs = (): number => performance.timeOrigin + performance.now();
 const record = (tsMs: number, arrivedMs: number): void => { histogram.recordValue(Math.max(1, Math.round((arrivedMs - tsMs) * 1000))); };
 
@@ -38,7 +41,8 @@ process.on('message', (cmd: ClientCommand) => {
     for (const s of sinks) s.close();
     process.exit(0);
   }
-  histogram = build({ lowestDiscernibleValue: 1, highestTrackableValue: 120_000_000, numberOfSignificantValueDigits: 3 });
+  histogram.destroy();
+  histogram = newHistogram();
   const start = { ...stats, atMs: performance.now(), cpu: process.cpuUsage() };
   setTimeout(() => {
     const cpu = process.cpuUsage(start.cpu);

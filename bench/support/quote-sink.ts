@@ -14,6 +14,8 @@ const ZERO = 0x30;
 const OP_TEXT = 0x1;
 const OP_CLOSE = 0x8;
 const HEADER_END = Buffer.from('\r\n\r\n');
+/** Two quote objects and their newline take at least this many bytes (`{"channel":"quote"...}` alone is 60+). */
+const MIN_TWO_QUOTES_BYTES = 121;
 
 /** Called per quote with its `ts` and the arrival time of the read that carried it (Unix ms). */
 export type OnQuote = (tsMs: number, arrivedMs: number) => void;
@@ -106,14 +108,17 @@ export class QuoteSink {
     if (at < length) this.pending = Buffer.from(buf.subarray(at, length));
   }
 
-  /** Each message's ts sits between its last ':' and its closing '}': digits, maybe a fraction. */
+  /**
+   * Each message's ts sits between its last ':' and its closing '}'. A frame shorter than two
+   * quotes holds one: no newline scan for it.
+   */
   private frame(buf: Buffer, start: number, end: number): void {
     this.stats.frames++;
     this.stats.bytes += end - start;
     let msgEnd = end;
     while (msgEnd > start) {
-      let nl = msgEnd - 1;
-      while (nl >= start && buf[nl] !== NEWLINE) nl--;
+      let nl = start - 1;
+      if (end - start >= MIN_TWO_QUOTES_BYTES) for (nl = msgEnd - 1; nl >= start && buf[nl] !== NEWLINE; nl--);
       let colon = msgEnd - 2;
       while (colon > nl && buf[colon] !== COLON) colon--;
       this.stats.messages++;
