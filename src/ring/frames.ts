@@ -6,8 +6,8 @@
 // frame that uses it, and later frames refer to it by a one-byte id: no structure table to share
 // or negotiate between threads. Measured (bench/ring.bench.ts, "codec" rows, median per op): a
 // protocol tick frame is 33 B instead of 63 B as plain msgpack maps, encodes about as fast
-// (0.25 µs) and decodes 2.3x faster (0.15 vs 0.34 µs); per-frame inline records (the
-// non-sequential default) are 65 B and decode in 0.67 µs. A static `structures` table compiled
+// (0.24 µs) and decodes 2.4x faster (0.15 vs 0.36 µs); per-frame inline records (the
+// non-sequential default) are 65 B and decode in 0.7-0.85 µs. A static `structures` table compiled
 // into both threads needs no negotiation either, but would have to list every engine type's
 // shape, and each shape it misses costs an inline definition in every frame.
 //
@@ -88,10 +88,11 @@ export class FrameWriter<T> {
 
 // Frames are copied out of the ring into this (private, reused) buffer and decoded there, not
 // decoded in place. msgpackr hands strings to its native extractor (msgpackr-extract), which
-// rejects SharedArrayBuffer ("source must be an ArrayBuffer"); msgpackr catches that per frame,
-// about 10 µs, and skips the extractor only for sources under 140 B. A per-frame view of the ring
-// avoids the throw for small frames but allocates a view and a DataView. Measured on a 33 B tick
-// ("codec" rows of bench/ring.bench.ts): copy + decode 0.23 µs, view 0.35 µs, in place 9.6 µs.
+// rejects SharedArrayBuffer ("source must be an ArrayBuffer"); msgpackr catches that, about 10 µs
+// per frame, and skips the extractor only for sources under 140 B. So in place, only a view per
+// frame under 140 B avoids the throw (and allocates a view and a DataView); a shard's batch
+// frames are larger. Measured on a 33 B tick ("codec" rows of bench/ring.bench.ts): copy + decode
+// 0.23-0.38 µs, view per frame 0.35 µs, in place from the ring's region 9.4-9.8 µs.
 const FIRST_DECODE_BUFFER_BYTES = 4096;
 
 export class FrameReader<T> {

@@ -48,8 +48,8 @@ export interface InboxOptions {
   readonly spinMicros?: number;
 }
 
-// On an idle 2-core box a ping-pong reply lands within it (bench: one-way hop p50 1.6 µs with
-// it, 13.8 µs parking at once: waking an idle vCPU is slow).
+// On an idle 2-core box a ping-pong reply lands within it (bench: one-way hop p50 1.5 µs with
+// it, 51 µs parking at once: waking a thread whose vCPU went idle is slow).
 const DEFAULT_SPIN_MICROS = 20;
 const PROBE_EVERY_IDLE_TURNS = 16;
 // Below this a spin is not worth starting.

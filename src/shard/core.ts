@@ -1,7 +1,8 @@
 // What a shard does with one drained batch, independent of how frames arrive: apply every frame in
 // order to the engine, journal what changed (quotes ticked since the last journaled command go
-// just before the next one, so a replay fills at the same prices), commit once, wait until the
-// commit is durable, and only then hand out replies and events, one frame per peer.
+// just before the next one, so a replay fills at the same prices) and start one commit. The
+// caller hands out the batch's frames (replies and events, one per peer) only once `durable`
+// settles, in batch order; it may apply the next batch meanwhile.
 import type { Engine } from '../engine/engine.js';
 import type { Command, EngineEvent, Outcome, Quote, UnixMs } from '../engine/types.js';
 import { changesState, writeBatch, type Applied } from '../store/account-writer.js';
@@ -15,6 +16,13 @@ export const MAIN: Peer = 0;
 export const FIX: Peer = 1;
 
 export interface Inbound { readonly peer: Peer; readonly frame: ShardInbound }
+
+export interface AppliedBatch {
+  /** One frame per peer (indexed like PEERS), to write once `durable` has settled. */
+  readonly frames: readonly ShardOutbound[];
+  /** Settles when the batch's commit is on disk; null when the batch changed nothing. */
+  readonly durable: Promise<void> | null;
+}
 
 export class ShardCore {
   private journalSeq: number;
@@ -34,7 +42,7 @@ export class ShardCore {
     this.journalSeq = journalSeq;
   }
 
-  async process(batch: readonly Inbound[]): Promise<ShardOutbound[]> {
+  apply(batch: readonly Inbound[]): AppliedBatch {
     const applied: Applied[] = [];
     const replies: { corr: number; body: ReplyBody }[][] = PEERS.map(() => []);
     const events: EngineEvent[] = [];
@@ -82,20 +90,21 @@ export class ShardCore {
       }
     }
 
+    let durable: Promise<void> | null = null;
     if (applied.length > 0) {
       const commit = writeBatch(this.store, this.shard, this.journalSeq, this.engine.idCounter, applied);
       this.journalSeq = commit.journalSeq;
-      await commit.committed;
-      await this.store.flushed();
+      durable = commit.committed.then(() => this.store.flushed());
     }
     const changed = [...accounts.values()];
-    return PEERS.map((_, peer) => ({
+    const frames = PEERS.map((_, peer): ShardOutbound => ({
       t: 'batch',
       shard: this.shard,
       events: peer === MAIN ? events : events.filter((e) => this.fixWatch.has(e.type === 'order' ? e.order.login : e.position.login)),
       accounts: peer === MAIN ? changed : changed.filter((a) => this.fixWatch.has(a.login)),
       replies: replies[peer]!,
     }));
+    return { frames, durable };
   }
 
   private journal(applied: Applied[], nowMs: UnixMs, cmd: Command, outcome: Outcome): void {

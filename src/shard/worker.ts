@@ -17,6 +17,11 @@ import { writeFrame } from './write-frame.js';
 
 /** Frames taken into one batch at most: bounds a batch's latency and its transaction size. */
 const MAX_BATCH_FRAMES = 2048;
+/**
+ * Batches applied but not yet durable at most. While one commits on LMDB's write thread the next is
+ * applied and encoded here; answers still leave strictly in batch order, each after its own flush.
+ */
+const MAX_BATCHES_IN_FLIGHT = 4;
 
 const data = workerData as ShardWorkerData;
 const log = createLogger(data.logLevel, { thread: `shard-${data.shard}` });
@@ -52,6 +57,18 @@ async function main(): Promise<void> {
   signal({ t: 'ready', shard: data.shard, accounts: state.accounts.length });
   log.info({ accounts: state.accounts.length, positions: state.positions.length, pending: state.pendingOrders.length }, 'shard loaded');
 
+  // Publishes applied batches in order, each once its commit is durable. A failed commit is fatal:
+  // the engine already holds state that would never reach disk.
+  let published: Promise<void> = Promise.resolve();
+  let inFlight = 0;
+  const publish = async (frames: readonly ShardOutbound[], durable: Promise<void> | null): Promise<void> => {
+    if (durable) await durable;
+    for (let peer = 0; peer < writers.length; peer++) {
+      const frame = frames[peer]!;
+      if (frame.events.length > 0 || frame.replies.length > 0 || frame.accounts.length > 0) await writeFrame(writers[peer]!, frame);
+    }
+  };
+
   while (!core.stopping) {
     const batch: Inbound[] = [];
     for (let peer = 0; peer < readers.length; peer++) {
@@ -66,12 +83,13 @@ async function main(): Promise<void> {
       await inbox.whenReadable();
       continue;
     }
-    const out = await core.process(batch);
-    for (let peer = 0; peer < writers.length; peer++) {
-      const frame = out[peer]!;
-      if (frame.events.length > 0 || frame.replies.length > 0 || frame.accounts.length > 0) await writeFrame(writers[peer]!, frame);
-    }
+    while (inFlight >= MAX_BATCHES_IN_FLIGHT) await published;
+    const { frames, durable } = core.apply(batch);
+    inFlight++;
+    published = published.then(() => publish(frames, durable)).then(() => { inFlight--; });
+    published.catch((err: unknown) => { log.fatal({ err }, 'batch commit failed'); process.exit(1); });
   }
+  await published;
   inbox.close();
   await store.flushed();
   await store.close();

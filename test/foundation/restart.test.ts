@@ -1,9 +1,9 @@
 // The foundation's promise, through the real process: quotes and operator orders stream in, the
 // process is SIGKILLed mid-stream, and a restart on the same data finds every acknowledged order
 // and nothing that was never sent; ids never repeat; each account's orders came from its shard.
-import { open } from 'lmdb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { shardOf } from '../../src/shard/protocol.js';
+import { openStore } from '../../src/store/store.js';
 import { startServer, tempDir, type RunningServer } from '../support/server.js';
 
 const LOGINS = ['100001', '100002', '100003'];
@@ -77,9 +77,8 @@ describe('restart after SIGKILL', () => {
 
     // On disk: acknowledged ⊆ stored ⊆ sent, every filled order has its open position, ids unique
     // and each id carries the shard of its account.
-    const root = open({ path: dataDir, readOnly: true, maxDbs: 64 });
-    const orders = root.openDB<{ id: string; login: string; clientId: string | null; ticket: number | null; status: string }, [string, number]>({ name: 'orders', encoding: 'msgpack' });
-    const positions = root.openDB<{ ticket: number }, number>({ name: 'positions', encoding: 'msgpack' });
+    const store = openStore(dataDir, 'none');
+    const { orders, positions } = store;
     const stored = [...orders.getRange()].map((e) => e.value).filter((o) => o.clientId !== 'after-restart');
     const storedClientIds = new Set(stored.map((o) => o.clientId!));
     for (const clientId of acked.keys()) expect(storedClientIds.has(clientId)).toBe(true);
@@ -91,6 +90,6 @@ describe('restart after SIGKILL', () => {
       expect(positions.get(o.ticket!)).toBeDefined();
       expect(Number(o.id) % 64).toBe(shardOf(o.login, SHARDS));
     }
-    await root.close();
+    await store.close();
   }, 120_000);
 });

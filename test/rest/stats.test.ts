@@ -92,4 +92,17 @@ describe('KeyStatsBook', () => {
     expect(loaded.get('k3')).toBeUndefined();
     await store.close();
   });
+
+  it('saves many keys over several event-loop turns, all of them', async () => {
+    const dir = tempDir('tas-stats-');
+    dirs.push(dir);
+    const store = openStore(dir, 'none');
+    const book = new KeyStatsBook(store.db<KeyStatsRecord>(KEY_STATS_DB));
+    for (let i = 0; i < 100; i++) book.of(`k${i}`, 0).record('GET /v1/positions', null, i);
+    expect(await book.save()).toBe(100);
+    const loaded = new KeyStatsBook(store.db<KeyStatsRecord>(KEY_STATS_DB));
+    for (let i = 0; i < 100; i++) expect(loaded.get(`k${i}`)?.toJson().requests).toBe(1);
+    expect(await book.save()).toBe(0);
+    await store.close();
+  });
 });

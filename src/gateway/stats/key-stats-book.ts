@@ -9,6 +9,7 @@ import { KeyStats, type KeyStatsRecord } from './key-stats.js';
 
 export const KEY_STATS_DB = 'key_stats';
 export const KEY_STATS_SAVE_MS = 10_000;
+const SAVE_CHUNK = 32;
 
 export class KeyStatsBook {
   private readonly stats = new Map<string, KeyStats>();
@@ -29,11 +30,22 @@ export class KeyStatsBook {
 
   get(keyId: string): KeyStats | undefined { return this.stats.get(keyId); }
 
-  /** Writes every changed key (puts of one event turn share one commit); resolves with how many. */
+  /**
+   * Writes every changed key; resolves with how many. Encoding a record costs tens of µs on the
+   * main thread, so a few dozen go per event-loop turn and requests are served in between (a
+   * thousand at once would stall every request for tens of ms). Puts of one turn share a commit.
+   */
   async save(): Promise<number> {
     const changed = [...this.stats.values()].filter((s) => s.dirty);
-    for (const s of changed) s.dirty = false;
-    await Promise.all(changed.map((s) => this.db.put(s.keyId, s.toRecord())));
+    const writes: Promise<boolean>[] = [];
+    for (let i = 0; i < changed.length; i += SAVE_CHUNK) {
+      if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+      for (const s of changed.slice(i, i + SAVE_CHUNK)) {
+        s.dirty = false;
+        writes.push(this.db.put(s.keyId, s.toRecord()));
+      }
+    }
+    await Promise.all(writes);
     return changed.length;
   }
 

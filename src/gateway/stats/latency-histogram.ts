@@ -52,7 +52,10 @@ export class LatencyHistogram {
   /** Non-empty buckets as [index, count] pairs (the persisted form). */
   toPairs(): [number, number][] {
     const pairs: [number, number][] = [];
-    this.counts.forEach((count, i) => { if (count > 0) pairs.push([i, count]); });
+    for (let i = 0; i < BUCKET_COUNT; i++) {
+      const count = this.counts[i]!;
+      if (count > 0) pairs.push([i, count]);
+    }
     return pairs;
   }
 

@@ -199,7 +199,8 @@ export class StreamHub {
   private unsubscribe(conn: StreamConnection, op: UnsubscribeOp): void {
     const login = this.loginOf(conn, op);
     const eventChannels = op.channels.filter(isEventChannel);
-    const symbols = op.channels.includes('quotes') ? (op.symbols ?? [...this.fanout.symbolsOf(conn)]) : [];
+    const current = this.fanout.symbolsOf(conn);
+    const symbols = !op.channels.includes('quotes') ? [] : op.symbols === null ? [...current] : op.symbols.filter((s) => current.has(s));
     conn.push(ackText('unsubscribed', { id: op.id, channels: op.channels, symbols, login: op.channels.some((c) => c !== 'quotes') ? login : null }));
     if (symbols.length > 0) this.fanout.remove(conn, symbols);
     if (eventChannels.length > 0) this.events.unsubscribe(conn, login, eventChannels);
