@@ -6,6 +6,7 @@ import { benchEngine } from './engine.bench.js';
 import { benchFixCodec } from './fix-codec.bench.js';
 import { benchFixRoundtrip } from './fix-roundtrip.bench.js';
 import { benchMarket } from './market.bench.js';
+import { benchRest } from './rest.bench.js';
 import { benchRing } from './ring.bench.js';
 import { benchShard } from './shard.bench.js';
 import { benchWebhooks } from './webhooks.bench.js';
@@ -26,6 +27,7 @@ const suites: Record<string, () => Promise<Row[]>> = {
     ? { name: r.name, median: `${r.median.toFixed(1)}x`, p99: '-' }
     : { name: r.name, median: ns(r.median), p99: ns(r.p99), throughput: perSec(r.opsPerSec) })),
   shard: benchShard,
+  rest: benchRest,
   'fix-roundtrip': benchFixRoundtrip,
   webhooks: benchWebhooks,
 };

@@ -20,7 +20,10 @@ export interface ChildServer {
 /** Spawns `node script args` and resolves with the first stdout JSON line `isReady` accepts. */
 export function startChild(script: string, args: readonly string[], isReady: (line: Record<string, unknown>) => boolean): Promise<ChildServer> {
   const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  // A bench that dies must not leave its server running.
+  const orphanGuard = (): void => { child.kill('SIGKILL'); };
+  process.on('exit', orphanGuard);
+  const exited = new Promise<void>((resolve) => child.on('exit', () => { process.off('exit', orphanGuard); resolve(); }));
   return new Promise((resolve, reject) => {
     child.on('exit', (code) => reject(new Error(`${path.basename(script)} exited (${code}) before it was ready`)));
     readline.createInterface({ input: child.stdout! }).on('line', (text) => {

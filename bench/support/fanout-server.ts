@@ -22,7 +22,6 @@ export type ServerReport = { readonly t: 'ready'; readonly port: number } | { re
 /** The service's default stream.max_buffer_bytes. */
 const MAX_BUFFER_BYTES = 1024 * 1024;
 const PRICE_TICKS = 100_000;
-const BATCH_WINDOW_MS = Number(process.env['BW'] ?? STREAM_TUNING.batchWindowMs);
 
 interface Fanout { onQuote(q: Quote): void; skipped(): number }
 
@@ -42,7 +41,6 @@ function uwsServer(ready: (port: number) => void): Fanout {
     resumeAtBytes: STREAM_TUNING.resumeAtBytes,
     hardLimitBytes: MAX_BUFFER_BYTES,
     sweepMs: STREAM_TUNING.sweepMs,
-    batchWindowMs: BATCH_WINDOW_MS,
   });
   interface Data { readonly conn: number; outlet: QuoteOutlet | null }
   app.ws<Data>('/*', {
@@ -82,7 +80,7 @@ function wsServer(ready: (port: number) => void): Fanout {
     for (const s of symbols) subscribers.get(s)!.add(ws);
     ws.on('close', () => { for (const s of symbols) subscribers.get(s)!.delete(ws); });
   });
-  const batcher = new TickBatcher(BATCH_WINDOW_MS, (symbol, quotes) => {
+  const batcher = new TickBatcher((symbol, quotes) => {
     const frame = quotes.map((q) => quoteText(json.get(symbol)!, 2, q)).join('\n');
     for (const ws of subscribers.get(symbol)!) {
       if (ws.bufferedAmount > STREAM_TUNING.conflateAtBytes) { skipped++; continue; }
@@ -101,7 +99,8 @@ class Ticker {
     const startMs = performance.now();
     const perMs = ticksPerSec / 1000;
     const run = (): void => {
-      const due = Math.floor((performance.now() - startMs) * perMs);
+      // Tick k is due at k / perMs: every tick whose due time has come goes now.
+      const due = Math.floor((performance.now() - startMs) * perMs) + 1;
       for (; this.emitted < due; this.emitted++) {
         const k = this.emitted;
         const bid = PRICE_TICKS + (k % 1000);

@@ -1,6 +1,7 @@
 // Hostile input against the live server: random bodies at POST /orders (fast-check), oversized and
 // malformed headers. Every answer is a documented one, rejected bodies change nothing, and the
 // server keeps serving.
+import fs from 'node:fs';
 import fc from 'fast-check';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +22,10 @@ beforeAll(async () => {
     expect((await operator(server.consolePort, server.adminToken, 'POST', '/console/api/quotes', { symbol, bid, ask })).status).toBe(200);
   }
 });
-afterAll(async () => { await server.stop(); });
+afterAll(async () => {
+  await server.stop();
+  fs.rmSync(server.dataDir, { recursive: true, force: true });
+});
 
 const SELF = '\u0000self';
 

@@ -1,5 +1,6 @@
 // The six endpoints through the real server process: fields, values and paging as the spec and
 // DECISIONS promise them, with prices pushed so every number is exact.
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../support/server.js';
 import { operator, RestClient, type Answer } from './support/client.js';
@@ -31,7 +32,10 @@ beforeAll(async () => {
   server = await startServer({ seed: restSeed(Date.now()), config: REST_CONFIG });
   api = new RestClient(server.httpPort, KEYS.main);
 });
-afterAll(async () => { await server.stop(); });
+afterAll(async () => {
+  await server.stop();
+  fs.rmSync(server.dataDir, { recursive: true, force: true });
+});
 
 describe('GET /v1/accounts', () => {
   it('lists the key\'s account with live figures, and filters by type', async () => {

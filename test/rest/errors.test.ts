@@ -1,5 +1,6 @@
 // Every row of the spec's error table through the real server, each in the documented body shape
 // with request_id and the rate-limit headers, and nothing changed by a refused trading call.
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../support/server.js';
 import { hmacHex, operator, RestClient, send, type Answer } from './support/client.js';
@@ -41,7 +42,10 @@ beforeAll(async () => {
   main = new RestClient(server.httpPort, KEYS.main);
   await quote('EURUSD', 1.1, 1.1002);
 });
-afterAll(async () => { await server.stop(); });
+afterAll(async () => {
+  await server.stop();
+  fs.rmSync(server.dataDir, { recursive: true, force: true });
+});
 
 describe('400 bad_request', () => {
   it('refuses malformed JSON, missing fields and wrong types, naming the field', async () => {

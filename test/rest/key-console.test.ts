@@ -1,5 +1,6 @@
 // The console's key routes (pause, resume, revoke, kill switch, statistics) over the operator
 // listener, and the per-key statistics surviving a restart.
+import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServer, tempDir, type RunningServer } from '../support/server.js';
 import { operator, RestClient, send } from './support/client.js';
@@ -8,7 +9,10 @@ import { KEYS, MAIN_LOGIN, REST_CONFIG, restSeed } from './support/seed.js';
 const dataDir = tempDir();
 const seed = restSeed(Date.now());
 const servers: RunningServer[] = [];
-afterAll(async () => { for (const s of servers) await s.kill().catch(() => undefined); });
+afterAll(async () => {
+  for (const s of servers) await s.kill().catch(() => undefined);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
 
 async function start(): Promise<RunningServer> {
   const s = await startServer({ dataDir, seed, config: REST_CONFIG });

@@ -82,7 +82,9 @@ export class KeyStats {
   used(atMs: UnixMs, addressOf: () => string): void {
     this.lastUsedAtMs = atMs;
     if (atMs - this.addressSampledAtMs >= ADDRESS_SAMPLE_MS) {
-      this.lastUsedIp = addressOf();
+      // '' when the client is already gone: keep the address known before.
+      const ip = addressOf();
+      if (ip !== '') this.lastUsedIp = ip;
       this.addressSampledAtMs = atMs;
     }
     this.dirty = true;

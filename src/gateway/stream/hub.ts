@@ -38,7 +38,6 @@ export class StreamHub {
       resumeAtBytes: Math.min(t.resumeAtBytes, Math.floor(s.max_buffer_bytes / 8)),
       hardLimitBytes: s.max_buffer_bytes,
       sweepMs: t.sweepMs,
-      batchWindowMs: t.batchWindowMs,
       onConflation: (outlet, conflating, bufferedBytes) => {
         (outlet as StreamConnection).log.debug({ bufferedBytes }, conflating ? 'stream consumer slow: quotes conflated' : 'stream consumer caught up: quotes live');
       },

@@ -31,8 +31,6 @@ export interface FanoutOptions {
   readonly resumeAtBytes: number;
   readonly hardLimitBytes: number;
   readonly sweepMs: number;
-  /** See TickBatcher. */
-  readonly batchWindowMs: number;
   /** Entering (true) or leaving (false) conflation; for the log. */
   readonly onConflation?: (outlet: QuoteOutlet, conflating: boolean, bufferedBytes: number) => void;
 }
@@ -72,7 +70,7 @@ export class QuoteFanout {
     for (const s of symbols) {
       this.entries.set(s.name, { name: s.name, topic: `q:${s.name}`, json: JSON.stringify(s.name), digits: s.digits, last: initial(s.name), conflating: new Set() });
     }
-    this.batcher = new TickBatcher(opts.batchWindowMs, (symbol, quotes) => this.publish(this.entries.get(symbol)!, quotes));
+    this.batcher = new TickBatcher((symbol, quotes) => this.publish(this.entries.get(symbol)!, quotes));
     this.sweepTimer = setInterval(() => this.sweep(), opts.sweepMs);
     this.sweepTimer.unref();
   }

@@ -12,8 +12,6 @@ export const STREAM_TUNING = {
   /** ...until its buffer is below this again. */
   resumeAtBytes: 16 * 1024,
   sweepMs: 50,
-  /** Quotes within this long of the last publish are batched with the next (see tick-batcher.ts). */
-  batchWindowMs: 2,
   opsPerSecond: 50,
   opsBurst: 100,
   /** Refused ops in a row (over the rate) after which the connection is closed as abusive. */
