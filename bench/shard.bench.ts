@@ -72,7 +72,7 @@ export async function benchShard(): Promise<Row[]> {
   board.write(quote);
   const pool = await ShardPool.start({
     shards: 2, dataDir, durability: 'sync', logLevel: 'warn', symbols: [SYMBOL],
-    board: { sab: board.sab, symbols: board.symbols }, clientIdRetentionMs: 24 * 3600_000, log,
+    board: { sab: board.sab, symbols: board.symbols }, clientIdRetentionMs: 24 * 3600_000, eventRetentionMs: 24 * 3600_000, haltedKeys: [], log,
     onFatal: (err) => { throw err; },
   });
   try {

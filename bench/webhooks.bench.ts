@@ -175,7 +175,7 @@ async function shardBaselines(work: string): Promise<{ fan: Row; kill: Row }> {
   board.write(quote);
   const pool = await ShardPool.start({
     shards: 2, dataDir: path.join(work, 'baseline'), durability: 'sync', logLevel: 'warn', symbols: [spec],
-    board: { sab: board.sab, symbols: board.symbols }, clientIdRetentionMs: 24 * 3600_000, log: createLogger('warn'),
+    board: { sab: board.sab, symbols: board.symbols }, clientIdRetentionMs: 24 * 3600_000, eventRetentionMs: 24 * 3600_000, haltedKeys: [], log: createLogger('warn'),
     onFatal: (err) => { throw err; },
   });
   const ok: Ok = async (login, cmd) => {

@@ -3,8 +3,7 @@
 // only once every listener and shard is up; the `ready` log line carries the bound ports.
 import uWS from 'uWebSockets.js';
 import type { StartOptions } from './config/types.js';
-import { registerOperatorRoutes } from './console/operator-routes.js';
-import { registerKeyRoutes } from './console/key-routes.js';
+import { registerConsole } from './console/register.js';
 import { registerRest } from './gateway/rest/routes.js';
 import { registerWebhooks } from './gateway/webhooks/register.js';
 import { registerStream } from './gateway/stream/register.js';
@@ -23,6 +22,8 @@ import { marketSymbolOf } from './market/market-symbol.js';
 import { ShardPool } from './shard/pool.js';
 import { ReadModel } from './shard/read-model.js';
 import { SecretBox } from './store/secret-box.js';
+import type { KeyRecord } from './store/records.js';
+import { reshardDataDir } from './store/reshard.js';
 import { seedStore } from './store/seed.js';
 import { openStore, type Store } from './store/store.js';
 import { parseCidr, type Cidr } from './util/ip.js';
@@ -43,7 +44,9 @@ export interface Service {
 
 export async function startService(opts: StartOptions, log: Logger, onFatal: (err: Error) => void): Promise<Service> {
   const { config } = opts;
-  const store = openStore(config.data_dir, config.durability);
+  const resharded = await reshardDataDir(config.data_dir, config.durability, config.shards);
+  if (resharded) log.info(resharded, 'accounts moved to their new shards');
+  const store = openStore(config.data_dir, config.durability, config.shards);
   const box = SecretBox.openOrCreate(config.data_dir);
   const seeded = await seedStore(store, box, config.seed, Date.now());
   if (seeded.created.length + seeded.updated.length > 0) log.info(seeded, 'fixture upserted');
@@ -67,6 +70,8 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
     symbols: symbolList,
     board: { sab: market.board.sab, symbols: market.board.symbols },
     clientIdRetentionMs: CLIENT_ID_RETENTION_MS,
+    eventRetentionMs: config.stream.retention_hours * 3600_000,
+    haltedKeys: [...store.db<KeyRecord>('keys').getRange()].flatMap(({ value: k }) => (k.halted ? [{ login: k.login, keyId: k.id }] : [])),
     log,
     onFatal,
   });
@@ -108,11 +113,10 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
 
   const consoleApp = uWS.App();
   const admin = resolveAdminToken(config);
-  registerOperatorRoutes(consoleApp, { ...ctx, adminToken: admin.token });
   const rest = registerRest(httpApp, ctx);
   const stream = registerStream(httpApp, ctx);
-  registerKeyRoutes(consoleApp, { ...ctx, adminToken: admin.token }, rest.stats);
-  const webhooks = await registerWebhooks(httpApp, consoleApp, { ...ctx, adminToken: admin.token });
+  const webhooks = await registerWebhooks(httpApp, ctx);
+  const consoleService = registerConsole(consoleApp, ctx, { adminToken: admin.token, stats: rest.stats, webhooks });
   const fix = await startFixGateway(ctx, onFatal);
 
   const listeners: Listening[] = [
@@ -139,6 +143,7 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
       market.stop();
       await pool.stop();
       await webhooks.close();
+      await consoleService.close();
       await store.close();
     },
   };

@@ -17,7 +17,7 @@ export function authHeaders(keyId: string, secret: string, timestampMs: number, 
 }
 
 /** The stream's signed string never includes the query that carries the signature. */
-export const STREAM_SIGNED_PATH = '/v1';
+const STREAM_SIGNED_PATH = '/v1';
 
 /** `url` (ws://host:port/v1 or wss://…) with key, ts and sig for a connection made at `timestampMs`. */
 export function signedStreamUrl(url: string, keyId: string, secret: string, timestampMs: number): string {

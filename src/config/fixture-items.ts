@@ -56,7 +56,7 @@ function isCalendarTime(m: RegExpExecArray): boolean {
 }
 
 /** ISO 8601 date or date-time; a time needs its zone so every reader gets the same instant. */
-const isoTime: Reader<string> = (value, path) => {
+export const isoTime: Reader<string> = (value, path) => {
   const m = typeof value === 'string' ? ISO_TIME.exec(value) : null;
   if (m === null || !isCalendarTime(m)) {
     throw new InvalidValue(path, `must be an ISO 8601 date or date-time with zone (2026-01-31T00:00:00Z), got ${shown(value)}`);

@@ -1,31 +1,29 @@
-// The console's operator routes for API keys (DECISIONS "Console"): pause, resume, revoke, the
-// key kill switch, and the key's request statistics. A change is written to LMDB and flushed
-// before the answer, then the main thread's key cache is reloaded so the next request sees it.
-// The kill switch also reaches the account's shard, which refuses the key's trading calls (423).
-import type { TemplatedApp } from 'uWebSockets.js';
-import type { KeyRecord } from '../store/records.js';
-import { keyStatus } from '../store/records.js';
+// The console's API key routes (spec "What the service does" 2-4 and 8, DECISIONS "Console"):
+// create (fresh TOTP; secret shown once), list and show with statistics and advisories, pause,
+// resume, revoke (fresh TOTP), the key kill switch, and the statistics alone. A change is written
+// to LMDB and flushed before the answer, then the main thread's key cache is reloaded so the next
+// REST or WebSocket request sees it (the FIX thread re-reads keys every few seconds). The kill
+// switch also reaches the account's shard, which refuses the key's trading calls (423).
 import { ApiError } from '../gateway/errors.js';
+import { readQuery } from '../gateway/rest/query.js';
 import { callShard } from '../gateway/shard-call.js';
 import type { KeyStatsBook } from '../gateway/stats/key-stats-book.js';
-import { KeyStats } from '../gateway/stats/key-stats.js';
 import { iso } from '../gateway/wire.js';
-import { operatorRoute, type OperatorDeps, type OperatorHandler } from './operator-routes.js';
+import { keyStatus, type KeyRecord, type UserRecord } from '../store/records.js';
+import { accountOf, keyOf, sees } from './actor.js';
+import { checked } from './check-body.js';
+import { freshTotp } from './fresh-totp.js';
+import { checkRateLimit, newKeyRecord, readNewKey } from './key-create.js';
+import { keyJson, statsOf } from './key-view.js';
+import type { ConsoleCall, ConsoleDeps, ConsoleRouter } from './router.js';
 
-/** A live (not revoked) key, or not_found: a revoked key has disappeared for the console too. */
-function liveKey(deps: OperatorDeps, id: string): KeyRecord {
-  const record = deps.store.db<KeyRecord>('keys').get(id);
-  if (!record || record.revokedAt !== null) throw new ApiError('not_found', `key ${JSON.stringify(id)} not found`);
-  return record;
-}
-
-async function save(deps: OperatorDeps, next: KeyRecord): Promise<void> {
+async function save(deps: ConsoleDeps, next: KeyRecord): Promise<void> {
   await deps.store.db<KeyRecord>('keys').put(next.id, next);
   await deps.store.flushed();
   deps.auth.keys.reload(next.id);
 }
 
-/** What the key routes answer: the key's state as the console shows it. */
+/** What the key state routes answer: the key's state as the console shows it. */
 export function keyStateJson(k: KeyRecord, nowMs: number) {
   return {
     id: k.id,
@@ -36,34 +34,87 @@ export function keyStateJson(k: KeyRecord, nowMs: number) {
   };
 }
 
-export function registerKeyRoutes(app: TemplatedApp, deps: OperatorDeps, stats: KeyStatsBook): void {
-  const setStatus = (status: KeyRecord['status']): OperatorHandler => async (ex, _body, params) => {
-    const next = { ...liveKey(deps, params[0]!), status };
-    await save(deps, next);
-    ex.json(200, keyStateJson(next, deps.clock.nowMs()));
-  };
-  operatorRoute(app, deps, 'post', '/console/api/keys/:id/pause', setStatus('Paused'), 'optional');
-  operatorRoute(app, deps, 'post', '/console/api/keys/:id/resume', setStatus('Active'), 'optional');
+/** The user whose fresh TOTP a change of this account's keys needs (the account's owner). */
+function ownerRecord(deps: ConsoleDeps, call: ConsoleCall, login: string): UserRecord {
+  const user = deps.readModel.account(login)?.user;
+  const record = user === undefined ? undefined : deps.store.db<UserRecord>('users').get(user);
+  if (record === undefined) throw new ApiError('not_found', `the owner of account ${login} is not a console user`, 'login');
+  call.owner = record.id;
+  return record;
+}
 
-  operatorRoute(app, deps, 'del', '/console/api/keys/:id', async (ex, _body, params) => {
-    const nowMs = deps.clock.nowMs();
-    const next = { ...liveKey(deps, params[0]!), revokedAt: nowMs };
-    await save(deps, next);
-    ex.json(200, keyStateJson(next, nowMs));
-  }, 'optional');
+export function registerKeyRoutes(router: ConsoleRouter, stats: KeyStatsBook): void {
+  const { deps } = router;
+  const view = (k: KeyRecord, nowMs: number) => keyJson(k, deps.readModel.account(k.login), statsOf(stats, k), nowMs);
 
-  operatorRoute(app, deps, 'put', '/console/api/keys/:id/kill-switch', async (ex, body, params) => {
-    const active = body['active'];
+  router.route({ method: 'get', path: '/console/api/keys', access: 'member', body: 'none', action: 'key.list' }, (call) => {
+    const query = readQuery(call.ex.query, ['login']);
+    const login = query.get('login');
+    if (login !== undefined) accountOf(deps, call, login, 'login');
+    const keys = [...deps.store.db<KeyRecord>('keys').getRange()].map((e) => e.value)
+      .filter((k) => k.revokedAt === null && (login === undefined || k.login === login) && sees(call.actor, deps.readModel.account(k.login)))
+      .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+    call.reply(200, { data: keys.map((k) => view(k, call.nowMs)) });
+  });
+
+  router.route({ method: 'post', path: '/console/api/keys', access: 'member', body: 'required', action: 'key.create' }, async (call) => {
+    const wanted = checked(() => readNewKey(call.body, call.nowMs));
+    const account = accountOf(deps, call, wanted.login, 'login');
+    checkRateLimit(wanted.rateLimit, account, deps.readModel.metrics(account));
+    // Checked last: a request refused for its fields does not spend the code.
+    if (call.actor.kind === 'user' || call.body['totp'] !== undefined) {
+      await freshTotp(deps, call, ownerRecord(deps, call, account.login), 'create a key');
+    }
+    const { record, secret } = newKeyRecord(wanted, (s) => deps.box.seal(s), call.nowMs);
+    await save(deps, record);
+    call.target = record.id;
+    call.detail = {
+      created: { name: record.name, login: record.login, scopes: record.scopes, rate_limit: record.rateLimit, ip_whitelist: record.ipWhitelist, expires_at: record.expiresAt === null ? null : iso(record.expiresAt) },
+    };
+    // The secret is in this answer only; the store keeps it sealed (secret-box.ts).
+    call.reply(201, { ...view(record, call.nowMs), secret }, [['cache-control', 'no-store']]);
+  });
+
+  router.route({ method: 'get', path: '/console/api/keys/:id', access: 'member', body: 'none', action: 'key.get' }, (call) => {
+    call.reply(200, view(keyOf(deps, call, call.params[0]!), call.nowMs));
+  });
+
+  for (const [action, status] of [['pause', 'Paused'], ['resume', 'Active']] as const) {
+    router.route({ method: 'post', path: `/console/api/keys/:id/${action}`, access: 'member', body: 'optional', action: `key.${action}` }, async (call) => {
+      if (Object.keys(call.body).length > 0) throw new ApiError('bad_request', `${action} takes no fields`);
+      const before = keyOf(deps, call, call.params[0]!);
+      const next = { ...before, status };
+      await save(deps, next);
+      call.detail = { status: { from: keyStatus(before, call.nowMs), to: keyStatus(next, call.nowMs) } };
+      call.reply(200, keyStateJson(next, call.nowMs));
+    });
+  }
+
+  router.route({ method: 'del', path: '/console/api/keys/:id', access: 'member', body: 'optional', action: 'key.revoke' }, async (call) => {
+    const before = keyOf(deps, call, call.params[0]!);
+    for (const field of Object.keys(call.body)) if (field !== 'totp') throw new ApiError('bad_request', `unknown field ${JSON.stringify(field)}`, field);
+    if (call.actor.kind === 'user' || call.body['totp'] !== undefined) {
+      await freshTotp(deps, call, ownerRecord(deps, call, before.login), 'revoke a key');
+    }
+    const next = { ...before, revokedAt: call.nowMs };
+    await save(deps, next);
+    call.detail = { revoked: { name: before.name, login: before.login } };
+    call.reply(200, keyStateJson(next, call.nowMs));
+  });
+
+  router.route({ method: 'put', path: '/console/api/keys/:id/kill-switch', access: 'member', body: 'required', action: 'key.kill_switch' }, async (call) => {
+    const active = call.body['active'];
     if (typeof active !== 'boolean') throw new ApiError('bad_request', 'active must be true or false', 'active');
-    const next = { ...liveKey(deps, params[0]!), halted: active };
+    const before = keyOf(deps, call, call.params[0]!);
+    const next = { ...before, halted: active };
     // Stored first: a shard loads the halted keys from the store when it starts.
     await save(deps, next);
     await callShard(deps, next.login, { kind: 'keyHalt', login: next.login, keyId: next.id, active });
-    ex.json(200, keyStateJson(next, deps.clock.nowMs()));
-  }, 'required');
+    call.detail = { kill_switch: { from: before.halted, to: active } };
+    call.reply(200, keyStateJson(next, call.nowMs));
+  });
 
-  operatorRoute(app, deps, 'get', '/console/api/keys/:id/stats', (ex, _body, params) => {
-    const record = liveKey(deps, params[0]!);
-    ex.json(200, (stats.get(record.id) ?? new KeyStats(record.id, record.createdAt)).toJson());
-  }, 'optional');
+  router.route({ method: 'get', path: '/console/api/keys/:id/stats', access: 'member', body: 'none', action: 'key.stats' }, (call) => {
+    call.reply(200, statsOf(stats, keyOf(deps, call, call.params[0]!)));
+  });
 }

@@ -16,14 +16,16 @@ export class StoreOrders implements OrderLookup {
   constructor(private readonly store: Store) {}
 
   orderIdOfClientId(login: string, clientId: string): string | null {
-    this.store.root.resetReadTxn();
-    return this.store.clientIds.get([login, clientId])?.orderId ?? null;
+    const dbs = this.store.accountDbs(login);
+    dbs.clientIds.resetReadTxn();
+    return dbs.clientIds.get([login, clientId])?.orderId ?? null;
   }
 
   order(login: string, orderId: string): OrderRecord | null {
     if (!ORDER_ID.test(orderId)) return null;
-    this.store.root.resetReadTxn();
-    return this.store.orders.get([login, Number(orderId)]) ?? null;
+    const dbs = this.store.accountDbs(login);
+    dbs.orders.resetReadTxn();
+    return dbs.orders.get([login, Number(orderId)]) ?? null;
   }
 }
 

@@ -33,7 +33,7 @@ const log = createLogger(data.logLevel, { thread: 'fix' });
 const post = (m: FixToMain): void => parentPort!.postMessage(m);
 
 async function main(): Promise<void> {
-  const store = openStore(data.dataDir, data.durability);
+  const store = openStore(data.dataDir, data.durability, data.toShards.length);
   const box = SecretBox.openOrCreate(data.dataDir);
   const board = QuoteBoard.attach(data.board.sab, data.board.symbols);
   const symbols = new Map<string, FixSymbol>(data.symbols.map((spec) => [spec.name, { spec, contract: contractDecimal(spec) }]));

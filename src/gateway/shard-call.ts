@@ -25,7 +25,7 @@ export async function callShard(ctx: ShardCaller, login: string, cmd: Command): 
 
 /** duplicate_client_id carries the original order; the engine keeps only recent ones, the store all. */
 export function rejectError(ctx: ShardCaller, login: string, r: Reject): ApiError {
-  const order: OrderRecord | undefined = r.order ?? (r.orderId === undefined ? undefined : ctx.store.orders.get([login, Number(r.orderId)]));
+  const order: OrderRecord | undefined = r.order ?? (r.orderId === undefined ? undefined : ctx.store.accountDbs(login).orders.get([login, Number(r.orderId)]));
   const symbol = order ? ctx.symbols.get(order.symbol) : undefined;
   return new ApiError(r.name, r.message, r.field, order && symbol ? { order: orderJson(order, symbol) } : undefined);
 }

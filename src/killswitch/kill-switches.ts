@@ -15,7 +15,7 @@ import { armed, KillStore, type KillSwitchLogEntry, type KillSwitchRecord } from
 import type { FailedEntry, KillReport } from './report.js';
 import { TRANSITIONS, type KillSwitchActor, type KillSwitchState } from './state.js';
 import { sweep, type SweepDeps } from './sweep.js';
-import { acceptedStep } from './totp.js';
+import { acceptedStep } from '../util/totp.js';
 
 export interface KillSwitchDeps extends SweepDeps {
   readonly store: Store;

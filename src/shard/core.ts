@@ -1,12 +1,11 @@
 // What a shard does with one drained batch, independent of how frames arrive: apply every frame in
 // order to the engine, journal what changed (quotes ticked since the last journaled command go
-// just before the next one, so a replay fills at the same prices) and start one commit. The
-// caller hands out the batch's frames (replies and events, one per peer) only once `durable`
-// settles, in batch order; it may apply the next batch meanwhile.
+// just before the next one, so a replay fills at the same prices), commit once, synchronously, and
+// only then hand out replies and events, one frame per peer.
 import type { Engine } from '../engine/engine.js';
 import type { Command, EngineEvent, Outcome, Quote, UnixMs } from '../engine/types.js';
 import { changesState, writeBatch, type Applied } from '../store/account-writer.js';
-import type { Store } from '../store/store.js';
+import type { ShardStore } from '../store/store.js';
 import type { ReplyBody, ShardInbound, ShardOutbound } from './protocol.js';
 
 /** Peers of a shard: the main thread and the FIX thread, each with its own ring pair. */
@@ -17,12 +16,6 @@ export const FIX: Peer = 1;
 
 export interface Inbound { readonly peer: Peer; readonly frame: ShardInbound }
 
-export interface AppliedBatch {
-  /** One frame per peer (indexed like PEERS), to write once `durable` has settled. */
-  readonly frames: readonly ShardOutbound[];
-  /** Settles when the batch's commit is on disk; null when the batch changed nothing. */
-  readonly durable: Promise<void> | null;
-}
 
 export class ShardCore {
   private journalSeq: number;
@@ -35,14 +28,15 @@ export class ShardCore {
   constructor(
     readonly shard: number,
     private readonly engine: Engine,
-    private readonly store: Store,
+    private readonly store: ShardStore,
     journalSeq: number,
     private readonly clock: () => UnixMs,
   ) {
     this.journalSeq = journalSeq;
   }
 
-  apply(batch: readonly Inbound[]): AppliedBatch {
+  /** Applies and commits the batch; the frames (indexed like PEERS) may leave once this returns. */
+  process(batch: readonly Inbound[]): ShardOutbound[] {
     const applied: Applied[] = [];
     const replies: { corr: number; body: ReplyBody }[][] = PEERS.map(() => []);
     const events: EngineEvent[] = [];
@@ -90,21 +84,15 @@ export class ShardCore {
       }
     }
 
-    let durable: Promise<void> | null = null;
-    if (applied.length > 0) {
-      const commit = writeBatch(this.store, this.shard, this.journalSeq, this.engine.idCounter, applied);
-      this.journalSeq = commit.journalSeq;
-      durable = commit.committed.then(() => this.store.flushed());
-    }
+    if (applied.length > 0) this.journalSeq = writeBatch(this.store, this.journalSeq, this.engine.idCounter, applied);
     const changed = [...accounts.values()];
-    const frames = PEERS.map((_, peer): ShardOutbound => ({
+    return PEERS.map((_, peer): ShardOutbound => ({
       t: 'batch',
       shard: this.shard,
       events: peer === MAIN ? events : events.filter((e) => this.fixWatch.has(e.type === 'order' ? e.order.login : e.position.login)),
       accounts: peer === MAIN ? changed : changed.filter((a) => this.fixWatch.has(a.login)),
       replies: replies[peer]!,
     }));
-    return { frames, durable };
   }
 
   private journal(applied: Applied[], nowMs: UnixMs, cmd: Command, outcome: Outcome): void {

@@ -23,10 +23,12 @@ export class ReadModel {
   onQuote(quote: Quote): void { this.market.setQuote(quote); }
 
   load(store: Store): void {
-    for (const { value } of store.accounts.getRange()) this.accounts.set(value.login, value);
-    const open = [...store.positions.getRange()].map((e) => e.value).sort((a, b) => a.ticket - b.ticket);
-    for (const p of open) this.positionsOf(p.login).set(p.ticket, p);
-    for (const { value } of store.pending.getRange()) this.pendingOf(value.login).set(value.id, value);
+    for (const dbs of store.shards) {
+      for (const { value } of dbs.accounts.getRange()) this.accounts.set(value.login, value);
+      const open = [...dbs.positions.getRange()].map((e) => e.value).sort((a, b) => a.ticket - b.ticket);
+      for (const p of open) this.positionsOf(p.login).set(p.ticket, p);
+      for (const { value } of dbs.pending.getRange()) this.pendingOf(value.login).set(value.id, value);
+    }
   }
 
   apply(batch: ShardOutbound): void {

@@ -12,6 +12,10 @@ export interface ShardWorkerData {
   readonly symbols: readonly SymbolSpec[];
   readonly board: { readonly sab: SharedArrayBuffer; readonly symbols: readonly string[] };
   readonly clientIdRetentionMs: number;
+  /** Journaled events older than this leave (config stream.retention_hours). */
+  readonly eventRetentionMs: number;
+  /** Key-level kill switches, from the main thread's key records. */
+  readonly haltedKeys: readonly { readonly login: string; readonly keyId: string }[];
   /** Rings into the shard, indexed by peer (main, fix); they share the shard's doorbell. */
   readonly inbound: readonly RingChannel[];
   /** Rings out of the shard, indexed by peer. */

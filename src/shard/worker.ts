@@ -6,10 +6,10 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { Engine } from '../engine/engine.js';
 import { FrameReader, FrameWriter, Inbox } from '../ring/index.js';
 import { loadShardState } from '../store/account-loader.js';
-import { openStore } from '../store/store.js';
+import { pruneHistory } from '../store/retention.js';
+import { openShardStore } from '../store/store.js';
 import { createLogger } from '../util/log.js';
 import { QuoteBoard } from '../market/quote-board.js';
-import type { KeyRecord } from '../store/records.js';
 import { ShardCore, PEERS, type Inbound, type Peer } from './core.js';
 import type { ShardInbound, ShardOutbound, ShardSignal } from './protocol.js';
 import type { ShardWorkerData } from './worker-data.js';
@@ -17,26 +17,25 @@ import { writeFrame } from './write-frame.js';
 
 /** Frames taken into one batch at most: bounds a batch's latency and its transaction size. */
 const MAX_BATCH_FRAMES = 2048;
-/**
- * Batches applied but not yet durable at most. While one commits on LMDB's write thread the next is
- * applied and encoded here; answers still leave strictly in batch order, each after its own flush.
- */
-const MAX_BATCHES_IN_FLIGHT = 4;
+const PRUNE_EVERY_MS = 3600_000;
 
 const data = workerData as ShardWorkerData;
 const log = createLogger(data.logLevel, { thread: `shard-${data.shard}` });
 const signal = (s: ShardSignal): void => parentPort!.postMessage(s);
 
 async function main(): Promise<void> {
-  const store = openStore(data.dataDir, data.durability);
-  const nowMs = Date.now();
-  const state = loadShardState(store, data.shard, data.shards, nowMs - data.clientIdRetentionMs);
+  const store = openShardStore(data.dataDir, data.shard, data.durability);
+  const prune = (): void => {
+    const nowMs = Date.now();
+    const pruned = pruneHistory(store, nowMs - data.eventRetentionMs, nowMs - data.clientIdRetentionMs);
+    if (pruned.events + pruned.clientIds > 0) log.info(pruned, 'history pruned');
+  };
+  prune();
+  const state = loadShardState(store, Date.now() - data.clientIdRetentionMs);
   const board = QuoteBoard.attach(data.board.sab, data.board.symbols);
   const quotes = data.board.symbols.flatMap((s) => board.read(s) ?? []);
-  const haltedKeys = [...store.db<KeyRecord>('keys').getRange()]
-    .map((e) => e.value)
-    .filter((k) => k.halted && state.accounts.some((a) => a.login === k.login))
-    .map((k) => ({ login: k.login, keyId: k.id }));
+  const mine = new Set(state.accounts.map((a) => a.login));
+  const haltedKeys = data.haltedKeys.filter((k) => mine.has(k.login));
   const engine = new Engine({
     shardId: data.shard,
     idCounter: state.idCounter,
@@ -51,23 +50,14 @@ async function main(): Promise<void> {
     clientIdRetentionMs: data.clientIdRetentionMs,
   });
   const core = new ShardCore(data.shard, engine, store, state.journalSeq, Date.now);
+  // Timers run between batches (one thread): pruning never interleaves with a batch's transaction.
+  const pruning = setInterval(prune, PRUNE_EVERY_MS);
+  pruning.unref();
   const readers = data.inbound.map((c) => new FrameReader<ShardInbound>(c));
   const writers = data.outbound.map((c) => new FrameWriter<ShardOutbound>(c));
   const inbox = new Inbox(data.inbound);
   signal({ t: 'ready', shard: data.shard, accounts: state.accounts.length });
   log.info({ accounts: state.accounts.length, positions: state.positions.length, pending: state.pendingOrders.length }, 'shard loaded');
-
-  // Publishes applied batches in order, each once its commit is durable. A failed commit is fatal:
-  // the engine already holds state that would never reach disk.
-  let published: Promise<void> = Promise.resolve();
-  let inFlight = 0;
-  const publish = async (frames: readonly ShardOutbound[], durable: Promise<void> | null): Promise<void> => {
-    if (durable) await durable;
-    for (let peer = 0; peer < writers.length; peer++) {
-      const frame = frames[peer]!;
-      if (frame.events.length > 0 || frame.replies.length > 0 || frame.accounts.length > 0) await writeFrame(writers[peer]!, frame);
-    }
-  };
 
   while (!core.stopping) {
     const batch: Inbound[] = [];
@@ -83,15 +73,15 @@ async function main(): Promise<void> {
       await inbox.whenReadable();
       continue;
     }
-    while (inFlight >= MAX_BATCHES_IN_FLIGHT) await published;
-    const { frames, durable } = core.apply(batch);
-    inFlight++;
-    published = published.then(() => publish(frames, durable)).then(() => { inFlight--; });
-    published.catch((err: unknown) => { log.fatal({ err }, 'batch commit failed'); process.exit(1); });
+    // A failed commit throws out of here and stops the shard: its engine holds state the disk does not.
+    const frames = core.process(batch);
+    for (let peer = 0; peer < writers.length; peer++) {
+      const frame = frames[peer]!;
+      if (frame.events.length > 0 || frame.replies.length > 0 || frame.accounts.length > 0) await writeFrame(writers[peer]!, frame);
+    }
   }
-  await published;
+  clearInterval(pruning);
   inbox.close();
-  await store.flushed();
   await store.close();
   signal({ t: 'stopped', shard: data.shard });
 }

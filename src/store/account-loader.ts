@@ -1,8 +1,8 @@
-// Loads what a shard owns at start: the durable state the engine is rebuilt from. Only accounts
-// hashed to the shard are taken, so a change of shard count moves accounts without migration.
+// Loads what a shard owns at start from its own environment: the durable state the engine is
+// rebuilt from. Resharding (reshard.ts) has already moved every account to the environment of
+// the shard it hashes to.
 import type { AccountRecord, OrderRecord, PositionRecord, UnixMs } from '../engine/types.js';
-import { shardOf } from '../shard/protocol.js';
-import type { Store } from './store.js';
+import type { ShardStore } from './store.js';
 
 /** Settled orders kept per account for repeated client ids and cancels of filled orders. */
 export const RECENT_ORDERS_PER_ACCOUNT = 16;
@@ -18,21 +18,12 @@ export interface ShardState {
   readonly clientIds: { login: string; clientId: string; orderId: string; atMs: UnixMs }[];
 }
 
-export function loadShardState(store: Store, shard: number, shards: number, clientIdsSinceMs: UnixMs): ShardState {
-  const mine = (login: string): boolean => shardOf(login, shards) === shard;
-  const accounts: AccountRecord[] = [];
-  for (const { value } of store.accounts.getRange()) if (mine(value.login)) accounts.push(value);
-  const pendingOrders: OrderRecord[] = [];
-  for (const { value } of store.pending.getRange()) if (mine(value.login)) pendingOrders.push(value);
-  const positions: PositionRecord[] = [];
-  for (const { value } of store.positions.getRange()) if (mine(value.login)) positions.push(value);
-  const clientIds: ShardState['clientIds'] = [];
-  for (const a of accounts) {
-    for (const { key, value } of store.clientIds.getRange({ start: [a.login], end: [a.login, '\uffff'] })) {
-      if (value.atMs >= clientIdsSinceMs) clientIds.push({ login: a.login, clientId: key[1], orderId: value.orderId, atMs: value.atMs });
-    }
-  }
+export function loadShardState(store: ShardStore, clientIdsSinceMs: UnixMs): ShardState {
+  const accounts = [...store.accounts.getRange()].map((e) => e.value);
+  const pendingOrders = [...store.pending.getRange()].map((e) => e.value);
+  const positions = [...store.positions.getRange()].map((e) => e.value);
   const recentOrders: OrderRecord[] = [];
+  const clientIds: ShardState['clientIds'] = [];
   for (const a of accounts) {
     const settled: OrderRecord[] = [];
     for (const { value } of store.orders.getRange({ start: [a.login, Number.MAX_SAFE_INTEGER], end: [a.login, -1], reverse: true })) {
@@ -41,11 +32,14 @@ export function loadShardState(store: Store, shard: number, shards: number, clie
       if (settled.length === RECENT_ORDERS_PER_ACCOUNT) break;
     }
     recentOrders.push(...settled.reverse());
+    for (const { key, value } of store.clientIds.getRange({ start: [a.login], end: [a.login, '\uffff'] })) {
+      if (value.atMs >= clientIdsSinceMs) clientIds.push({ login: a.login, clientId: key[1], orderId: value.orderId, atMs: value.atMs });
+    }
   }
-  const [last] = [...store.journal.getKeys({ start: [shard, Number.MAX_SAFE_INTEGER], end: [shard, -1], reverse: true, limit: 1 })];
+  const [last] = [...store.journal.getKeys({ reverse: true, limit: 1 })];
   return {
-    idCounter: store.meta.get(`idCounter:${shard}`) ?? 0,
-    journalSeq: last ? last[1] + 1 : 0,
+    idCounter: store.meta.get('idCounter') ?? 0,
+    journalSeq: last === undefined ? 0 : last + 1,
     accounts,
     pendingOrders,
     recentOrders,

@@ -1,12 +1,9 @@
-// Writes one drained batch of a shard in a single LMDB transaction: its journal entries in the
-// order they were applied, and the state they produced. Called inside the shard (the accounts'
-// single writer). The puts are lmdb-js asynchronous writes issued in one synchronous run, so they
-// share one transaction (event-turn batching) and are committed on lmdb's write thread; the caller
-// awaits the returned commit and then the flush. Measured: a putSync costs ~10 µs and holds the
-// writer lock, an async put ~4 µs of encoding on this thread.
-import type { Outcome } from '../engine/types.js';
+// Writes one drained batch of a shard in a single synchronous LMDB transaction on the shard's own
+// environment: its journal entries in the order they were applied, and the state they produced.
+// When it returns, the batch is on disk (durability `sync`) and its answers may leave.
+import type { AccountRecord, Outcome } from '../engine/types.js';
 import type { JournalEntry } from './journal.js';
-import type { Store } from './store.js';
+import type { ShardStore } from './store.js';
 
 /** A journal entry and, for commands (not for journaled quotes), what it changed. */
 export interface Applied { readonly entry: JournalEntry; readonly outcome: Outcome | null }
@@ -21,35 +18,36 @@ export function changesState(o: Outcome): boolean {
     || o.closedTickets.length > 0 || o.clientIds.length > 0 || o.keyHalts.length > 0;
 }
 
-export interface BatchCommit {
-  /** Next journal number. */
-  readonly journalSeq: number;
-  /** Settles when the transaction has committed (durable only after Store.flushed()). */
-  readonly committed: Promise<unknown>;
-}
-
-export function writeBatch(store: Store, shard: number, journalSeq: number, idCounter: number, applied: readonly Applied[]): BatchCommit {
+/** Commits the batch; returns the next journal number. */
+export function writeBatch(store: ShardStore, journalSeq: number, idCounter: number, applied: readonly Applied[]): number {
   let n = journalSeq;
-  for (const { entry, outcome } of applied) {
-    void store.journal.put([shard, n++], entry);
-    if (outcome) writeOutcome(store, outcome);
-  }
-  return { journalSeq: n, committed: store.meta.put(`idCounter:${shard}`, idCounter) };
+  // An account changes with most commands of a batch: only its last state is written.
+  const accounts = new Map<string, AccountRecord>();
+  store.root.transactionSync(() => {
+    for (const { entry, outcome } of applied) {
+      store.journal.putSync(n++, entry);
+      if (!outcome) continue;
+      for (const a of outcome.accounts) accounts.set(a.login, a);
+      writeOutcome(store, outcome);
+    }
+    for (const a of accounts.values()) store.accounts.putSync(a.login, a);
+    store.meta.putSync('idCounter', idCounter);
+  });
+  return n;
 }
 
-function writeOutcome(store: Store, outcome: Outcome): void {
-  for (const a of outcome.accounts) void store.accounts.put(a.login, a);
+function writeOutcome(store: ShardStore, outcome: Outcome): void {
   for (const o of outcome.orders) {
-    void store.orders.put([o.login, Number(o.id)], o);
-    if (o.status === 'pending') void store.pending.put(o.id, o);
+    store.orders.putSync([o.login, Number(o.id)], o);
+    if (o.status === 'pending') store.pending.putSync(o.id, o);
     // A market order is never pending, so it has nothing to remove.
-    else if (o.type !== 'market') void store.pending.remove(o.id);
+    else if (o.type !== 'market') store.pending.removeSync(o.id);
   }
-  for (const p of outcome.positions) void store.positions.put(p.ticket, p);
-  for (const t of outcome.closedTickets) void store.positions.remove(t);
-  for (const c of outcome.clientIds) void store.clientIds.put([c.login, c.clientId], { orderId: c.orderId, atMs: c.atMs });
+  for (const p of outcome.positions) store.positions.putSync(p.ticket, p);
+  for (const t of outcome.closedTickets) store.positions.removeSync(t);
+  for (const c of outcome.clientIds) store.clientIds.putSync([c.login, c.clientId], { orderId: c.orderId, atMs: c.atMs });
   for (const e of outcome.events) {
     const login = e.type === 'order' ? e.order.login : e.position.login;
-    void store.events.put([login, e.seq], e);
+    store.events.putSync([login, e.seq], e);
   }
 }

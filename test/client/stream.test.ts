@@ -3,10 +3,10 @@
 // resubscribes and resumes with since_seq, and its handlers see every order and position event
 // exactly once, in seq order. When the missed events are no longer kept, it says so (`gap`) and
 // starts over from a snapshot.
-import { open } from 'lmdb';
+import { openStore } from '../../src/store/store.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { StreamClient } from '../../src/client/index.js';
-import { startServer, tempDir, type RunningServer } from '../support/server.js';
+import { DEFAULT_SHARDS as SHARDS, startServer, tempDir, type RunningServer } from '../support/server.js';
 import { KEYS, LOGIN, STREAM_CONFIG, streamSeed } from '../stream/support/seed.js';
 import { operatorOrder, pushQuote } from '../stream/support/stream-client.js';
 import { TcpProxy } from './support/tcp-proxy.js';
@@ -125,10 +125,11 @@ describe('StreamClient', () => {
     proxy.cut();
     for (let i = 0; i < 5; i++) await operatorOrder(first, fill(i));
     expect(await first.stop()).toBe(0);
-    const root = open({ path: dataDir, maxDbs: 64 });
-    const events = root.openDB<unknown, [string, number]>({ name: 'events', encoding: 'msgpack' });
-    await root.transaction(() => { for (let seq = 1; seq <= 8; seq++) events.remove([LOGIN, seq]); });
-    await root.close();
+    const store = openStore(dataDir, 'sync', SHARDS);
+    const { events } = store.accountDbs(LOGIN);
+    await store.root.transaction(() => { for (let seq = 1; seq <= 8; seq++) void events.remove([LOGIN, seq]); });
+    await events.flushed;
+    await store.close();
     const second = await startServer({ dataDir, seed: richSeed(), config: STREAM_CONFIG });
     servers.push(second);
     proxy.targetPort = second.httpPort;

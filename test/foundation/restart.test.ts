@@ -77,9 +77,8 @@ describe('restart after SIGKILL', () => {
 
     // On disk: acknowledged ⊆ stored ⊆ sent, every filled order has its open position, ids unique
     // and each id carries the shard of its account.
-    const store = openStore(dataDir, 'none');
-    const { orders, positions } = store;
-    const stored = [...orders.getRange()].map((e) => e.value).filter((o) => o.clientId !== 'after-restart');
+    const store = openStore(dataDir, 'none', SHARDS);
+    const stored = store.shards.flatMap((d) => [...d.orders.getRange()].map((e) => e.value)).filter((o) => o.clientId !== 'after-restart');
     const storedClientIds = new Set(stored.map((o) => o.clientId!));
     for (const clientId of acked.keys()) expect(storedClientIds.has(clientId)).toBe(true);
     for (const clientId of storedClientIds) expect(sent.has(clientId)).toBe(true);
@@ -87,7 +86,7 @@ describe('restart after SIGKILL', () => {
     expect(new Set(stored.map((o) => o.id)).size).toBe(stored.length);
     for (const o of stored) {
       expect(o.status).toBe('filled');
-      expect(positions.get(o.ticket!)).toBeDefined();
+      expect(store.accountDbs(o.login).positions.get(o.ticket!)).toBeDefined();
       expect(Number(o.id) % 64).toBe(shardOf(o.login, SHARDS));
     }
     await store.close();

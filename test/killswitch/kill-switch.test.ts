@@ -3,12 +3,12 @@
 // pauses the user's webhooks, and makes every non-manual trading call of the user's accounts 423;
 // the state is the same after a restart; a crash between the journal entry and the shards is
 // finished at start-up; reset needs a fresh TOTP code; the account flag acts on one account.
-import { open } from 'lmdb';
+import { openStore } from '../../src/store/store.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { shardOf } from '../../src/shard/protocol.js';
-import { base32Decode, hotp, TOTP_STEP_MS } from '../../src/killswitch/totp.js';
+import { base32Decode, hotp, TOTP_STEP_MS } from '../../src/util/totp.js';
 import { operator, RestClient, send, type Answer, type Credentials } from '../rest/support/client.js';
-import { startServer, tempDir, type RunningServer } from '../support/server.js';
+import { DEFAULT_SHARDS as SHARDS, startServer, tempDir, type RunningServer } from '../support/server.js';
 
 const USER = 'ku';
 const TOTP_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DP';
@@ -88,25 +88,25 @@ async function visibleState(s: RunningServer): Promise<unknown> {
 
 /** The stored state of the accounts, read from LMDB while no server runs. */
 async function storedState(dataDir: string): Promise<unknown> {
-  const root = open({ path: dataDir, readOnly: true, maxDbs: 64 });
-  const read = (name: string) => [...root.openDB({ name, encoding: 'msgpack' }).getRange()].map((e) => e.value as Record<string, unknown>);
+  const store = openStore(dataDir, 'none', SHARDS);
+  const rows = <V>(dbs: readonly { getRange(): Iterable<{ value: V }> }[]): V[] => dbs.flatMap((db) => [...db.getRange()].map((e) => e.value));
   const state = {
-    accounts: read('accounts').map((a) => [a.login, a.balance, a.margin, a.userHalted, a.accountHalted]),
-    positions: read('positions').map((p) => [p.ticket, p.login, p.source, p.volume]),
-    pending: read('pending').map((o) => [o.id, o.login, o.source]),
-    killSwitch: read('kill_switch'),
-    webhooks: read('webhooks').map((w) => [w.id, w.paused]),
+    accounts: rows(store.shards.map((d) => d.accounts)).map((a) => [a.login, a.balance, a.margin, a.userHalted, a.accountHalted]),
+    positions: rows(store.shards.map((d) => d.positions)).map((p) => [p.ticket, p.login, p.source, p.volume]),
+    pending: rows(store.shards.map((d) => d.pending)).map((o) => [o.id, o.login, o.source]),
+    killSwitch: rows([store.db('kill_switch')]),
+    webhooks: rows([store.db<{ id: string; paused: boolean }>('webhooks')]).map((w) => [w.id, w.paused]),
   };
-  await root.close();
+  await store.close();
   return state;
 }
 
 /** Position events of `tickets` with reason kill_switch, from the stored event journal. */
 async function killSwitchCloses(dataDir: string): Promise<number[]> {
-  const root = open({ path: dataDir, readOnly: true, maxDbs: 64 });
-  const events = [...root.openDB({ name: 'events', encoding: 'msgpack' }).getRange()].map((e) => e.value as { type: string; status?: string; reason?: string; position?: { ticket: number } });
-  await root.close();
-  return events.filter((e) => e.type === 'position' && e.status === 'closed' && e.reason === 'kill_switch').map((e) => e.position!.ticket).sort((a, b) => a - b);
+  const store = openStore(dataDir, 'none', SHARDS);
+  const events = store.shards.flatMap((d) => [...d.events.getRange()].map((e) => e.value));
+  await store.close();
+  return events.flatMap((e) => (e.type === 'position' && e.status === 'closed' && e.reason === 'kill_switch' ? [e.position.ticket] : [])).sort((a, b) => a - b);
 }
 
 const byTicket = (a: number, b: number): number => a - b;
@@ -234,9 +234,9 @@ describe('crash between the journal entry and the shards', () => {
     const { opened } = await populate(s, OWN, 'kwh');
     expect(await s.stop()).toBe(0);
     // What a crash right after the trigger's durable journal write leaves behind.
-    const root = open({ path: dataDir, maxDbs: 64 });
-    await root.openDB({ name: 'kill_switch', encoding: 'msgpack' }).put(USER, { user: USER, state: 'Triggered', sinceMs: Date.now(), lastTotpStep: null });
-    await root.close();
+    const store = openStore(dataDir, 'sync', SHARDS);
+    await store.db('kill_switch').put(USER, { user: USER, state: 'Triggered', sinceMs: Date.now(), lastTotpStep: null });
+    await store.close();
 
     const restarted = await start(dataDir);
     expect(ok(await op(restarted, 'GET', `/console/api/users/${USER}/kill-switch`)).body.state).toBe('Triggered');

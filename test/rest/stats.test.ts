@@ -77,7 +77,7 @@ describe('KeyStatsBook', () => {
   it('saves changed statistics and loads them back', async () => {
     const dir = tempDir('tas-stats-');
     dirs.push(dir);
-    const store = openStore(dir, 'none');
+    const store = openStore(dir, 'none', 0);
     const book = new KeyStatsBook(store.db<KeyStatsRecord>(KEY_STATS_DB));
     book.of('k1', 1000).record('GET /v1/accounts', null, 50);
     book.of('k2', 2000).record('GET /v1/accounts', 'forbidden', 70);
@@ -96,7 +96,7 @@ describe('KeyStatsBook', () => {
   it('saves many keys over several event-loop turns, all of them', async () => {
     const dir = tempDir('tas-stats-');
     dirs.push(dir);
-    const store = openStore(dir, 'none');
+    const store = openStore(dir, 'none', 0);
     const book = new KeyStatsBook(store.db<KeyStatsRecord>(KEY_STATS_DB));
     for (let i = 0; i < 100; i++) book.of(`k${i}`, 0).record('GET /v1/positions', null, i);
     expect(await book.save()).toBe(100);

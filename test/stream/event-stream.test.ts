@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AccountRecord, EngineEvent, OrderRecord, SymbolSpec } from '../../src/engine/types.js';
 import { EventStream, type EventOutlet } from '../../src/gateway/stream/events.js';
 import { ReadModel } from '../../src/shard/read-model.js';
-import { openStore, type Store } from '../../src/store/store.js';
+import { openShardStore, type ShardStore } from '../../src/store/store.js';
 
 const LOGIN = '100001';
 const BTC: SymbolSpec = { name: 'BTCUSD', digits: 2, contractSize: 1, maxVolume: 1000, baseCurrency: 'BTC', quoteCurrency: 'USD', session: '24x7' };
@@ -59,17 +59,17 @@ class Outlet implements EventOutlet {
 }
 
 let dir: string;
-let store: Store;
+let store: ShardStore;
 let readModel: ReadModel;
 let stream: EventStream;
 
 beforeEach(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-events-'));
-  store = openStore(dir, 'none');
+  store = openShardStore(dir, 0, 'none');
   await store.root.transaction(() => { for (let seq = 1; seq <= 1200; seq++) store.events.put([LOGIN, seq], order(seq)); });
   readModel = new ReadModel([BTC]);
   readModel.apply({ t: 'batch', shard: 0, events: [], accounts: [account(1200)], replies: [] });
-  stream = new EventStream({ events: store.events, readModel, symbols: new Map([['BTCUSD', BTC]]), clock: { nowMs: () => 0 } }, {
+  stream = new EventStream({ events: () => store.events, readModel, symbols: new Map([['BTCUSD', BTC]]), clock: { nowMs: () => 0 } }, {
     chunkEvents: 500, pauseAtBytes: PAUSE_AT, retryMs: 5, maxHeldEvents: 10_000,
   });
 });

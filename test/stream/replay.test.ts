@@ -1,9 +1,9 @@
 // since_seq through the real server: a replay that spans several chunks while fills keep coming
 // hands over to the live events with no gap and no duplicate (proved by seq), and a since_seq
 // older than what the journal still keeps is refused naming the oldest available.
-import { open } from 'lmdb';
+import { openStore } from '../../src/store/store.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startServer, tempDir, type RunningServer } from '../support/server.js';
+import { DEFAULT_SHARDS as SHARDS, startServer, tempDir, type RunningServer } from '../support/server.js';
 import { KEYS, LOGIN, STREAM_CONFIG, streamSeed } from './support/seed.js';
 import { operatorOrder, TestStream, type Msg } from './support/stream-client.js';
 
@@ -66,10 +66,11 @@ describe('since_seq replay', () => {
     for (let i = 0; i < 10; i++) await operatorOrder(first, fill(i));
     expect(await first.stop()).toBe(0);
     // Retention dropped the account's first six events.
-    const root = open({ path: dataDir, maxDbs: 64 });
-    const events = root.openDB<unknown, [string, number]>({ name: 'events', encoding: 'msgpack' });
-    await root.transaction(() => { for (let seq = 1; seq <= 6; seq++) events.remove([LOGIN, seq]); });
-    await root.close();
+    const store = openStore(dataDir, 'sync', SHARDS);
+    const { events } = store.accountDbs(LOGIN);
+    await store.root.transaction(() => { for (let seq = 1; seq <= 6; seq++) void events.remove([LOGIN, seq]); });
+    await events.flushed;
+    await store.close();
 
     const server = await startServer({ dataDir, seed: streamSeed(), config: STREAM_CONFIG });
     servers.push(server);

@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const MAIN_JS = path.join(ROOT, 'dist/src/main.js');
+/** The shard count a test server runs with unless its config says otherwise (config/default.json). */
+export const DEFAULT_SHARDS = (JSON.parse(fs.readFileSync(path.join(ROOT, 'config/default.json'), 'utf8')) as { shards: number }).shards;
 
 export interface LogLine { readonly level: number; readonly msg: string; readonly [k: string]: unknown }
 

@@ -18,7 +18,7 @@ afterEach(async () => {
 function open(dir?: string): { log: SignalLog; store: Store; dir: string } {
   const at = dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'tas-signal-log-'));
   if (dir === undefined) dirs.push(at);
-  const store = openStore(path.join(at, 'data'), 'none');
+  const store = openStore(path.join(at, 'data'), 'none', 0);
   stores.push(store);
   return { log: new SignalLog(store, createLogger('silent')), store, dir: at };
 }

@@ -53,7 +53,7 @@ export function orderRoutes(ctx: Orders): RestRoute[] {
           return { status: 200, body: orderJson(result.order, specOf(result.order.symbol)) };
         } catch (err) {
           // The engine remembers only an account's recent settled orders; the store has them all.
-          const settled = err instanceof ApiError && err.errorName === 'not_found' ? ctx.store.orders.get([call.login, id]) : undefined;
+          const settled = err instanceof ApiError && err.errorName === 'not_found' ? ctx.store.accountDbs(call.login).orders.get([call.login, id]) : undefined;
           if (settled && settled.status !== 'pending') {
             const hint = settled.status === 'filled' ? '; close its position instead' : '';
             throw new ApiError('invalid_order', `order ${orderId} is ${settled.status}: only pending orders can be cancelled${hint}`, 'id');

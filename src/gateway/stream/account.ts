@@ -38,9 +38,12 @@ export class AccountStream {
       this.watched.set(login, w);
     }
     if (w.outlets.has(outlet)) return true;
-    const { state, text } = this.render(account);
-    // The first subscriber's state is the baseline; later ones may get one repeat of theirs.
+    const nowMs = this.clock.nowMs();
+    const { state, text } = this.render(account, nowMs);
+    // The first subscriber's state is the baseline; later ones may get one repeat of theirs. The
+    // next update is a window away for every subscriber, this one included.
     if (w.outlets.size === 0) w.lastState = state;
+    w.lastLookMs = nowMs;
     w.outlets.add(outlet);
     outlet.push(text);
     return true;
@@ -54,10 +57,6 @@ export class AccountStream {
       if (w.timer) clearTimeout(w.timer);
       this.watched.delete(login);
     }
-  }
-
-  isSubscribed(outlet: AccountOutlet, login: string): boolean {
-    return this.watched.get(login)?.outlets.has(outlet) ?? false;
   }
 
   drop(outlet: AccountOutlet): void {
@@ -83,22 +82,24 @@ export class AccountStream {
   private touch(login: string, w: Watched): void {
     const waitMs = w.lastLookMs + this.throttleMs - this.clock.nowMs();
     if (waitMs <= 0) this.look(login, w);
-    else w.timer = setTimeout(() => { w.timer = null; this.look(login, w); }, waitMs);
+    // Timers run on the loop's cached clock and may fire a little early by this one: look again.
+    else w.timer = setTimeout(() => { w.timer = null; this.touch(login, w); }, waitMs);
   }
 
   private look(login: string, w: Watched): void {
     const account = this.readModel.account(login);
     if (!account || !this.watched.has(login)) return;
+    // One reading of the clock: the message's ts is the look's time, so ts values are a window apart.
     w.lastLookMs = this.clock.nowMs();
-    const { state, text } = this.render(account);
+    const { state, text } = this.render(account, w.lastLookMs);
     if (state === w.lastState) return;
     w.lastState = state;
     for (const outlet of w.outlets) outlet.push(text);
   }
 
-  private render(account: AccountRecord): { state: string; text: string } {
+  private render(account: AccountRecord, nowMs: number): { state: string; text: string } {
     const m = this.readModel.metrics(account);
     const state = `${m.balance}|${m.equity}|${m.margin}|${m.freeMargin}|${m.marginLevel}|${account.seq}`;
-    return { state, text: accountText(account, m, this.clock.nowMs()) };
+    return { state, text: accountText(account, m, nowMs) };
   }
 }

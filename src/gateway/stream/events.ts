@@ -37,7 +37,8 @@ export interface ReplayOptions {
 }
 
 export interface EventSources {
-  readonly events: Database<EngineEvent, [string, number]>;
+  /** The events table of the shard that owns `login`. */
+  readonly events: (login: string) => Database<EngineEvent, [string, number]>;
   readonly readModel: ReadModel;
   readonly symbols: ReadonlyMap<string, SymbolSpec>;
   readonly clock: Clock;
@@ -131,10 +132,6 @@ export class EventStream {
     if (feed.from.size === 0) this.remove(feed);
   }
 
-  channelsOf(outlet: EventOutlet, login: string): readonly EventChannel[] {
-    return [...(this.byOutlet.get(outlet)?.get(login)?.from.keys() ?? [])];
-  }
-
   drop(outlet: EventOutlet): void {
     for (const feed of this.byOutlet.get(outlet)?.values() ?? []) this.remove(feed);
   }
@@ -193,10 +190,11 @@ export class EventStream {
       return;
     }
     // A fresh read transaction: it must see every commit whose batch this thread has delivered.
-    this.src.events.resetReadTxn();
+    const events = this.src.events(feed.login);
+    events.resetReadTxn();
     let read = 0;
     let full = false;
-    const range = this.src.events.getRange({ start: [feed.login, feed.cursor + 1], end: [feed.login, MAX_SEQ], limit: this.opts.chunkEvents });
+    const range = events.getRange({ start: [feed.login, feed.cursor + 1], end: [feed.login, MAX_SEQ], limit: this.opts.chunkEvents });
     for (const { value } of range) {
       read++;
       this.deliver(feed, value, null);
@@ -220,8 +218,9 @@ export class EventStream {
   }
 
   private oldestStored(login: string): number | null {
-    this.src.events.resetReadTxn();
-    for (const key of this.src.events.getKeys({ start: [login, 0], end: [login, MAX_SEQ], limit: 1 })) return key[1];
+    const events = this.src.events(login);
+    events.resetReadTxn();
+    for (const key of events.getKeys({ start: [login, 0], end: [login, MAX_SEQ], limit: 1 })) return key[1];
     return null;
   }
 

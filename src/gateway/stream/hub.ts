@@ -43,7 +43,7 @@ export class StreamHub {
       },
     });
     this.events = new EventStream(
-      { events: ctx.store.events, readModel: ctx.readModel, symbols: ctx.symbols, clock: ctx.clock },
+      { events: (login) => ctx.store.accountDbs(login).events, readModel: ctx.readModel, symbols: ctx.symbols, clock: ctx.clock },
       { chunkEvents: t.replayChunkEvents, pauseAtBytes: Math.floor(s.max_buffer_bytes / 4), retryMs: t.replayRetryMs, maxHeldEvents: t.maxHeldEvents },
     );
     this.accounts = new AccountStream(ctx.readModel, ctx.clock, t.accountThrottleMs);

@@ -1,10 +1,9 @@
 // Wires signal webhooks and the kill switches into the service: the signal route on the HTTP
-// listener, the operator routes on the console, and start-up reconciliation of the kill switches
-// (awaited, so no trading call is served before a crash-interrupted trigger is finished).
+// listener, and start-up reconciliation of the kill switches (awaited, so no trading call is
+// served before a crash-interrupted trigger is finished). Their console routes are registered by
+// the console (src/console/register.ts) with what this returns.
 import type { TemplatedApp } from 'uWebSockets.js';
-import { registerKillSwitchRoutes } from '../../console/kill-switch-routes.js';
-import type { OperatorDeps } from '../../console/operator-routes.js';
-import { registerWebhookRoutes } from '../../console/webhook-routes.js';
+import type { GatewayContext } from '../context.js';
 import { KillSwitches } from '../../killswitch/kill-switches.js';
 import { CloseTap } from './close-tap.js';
 import { SignalDesk } from './signal-desk.js';
@@ -21,7 +20,7 @@ export interface Webhooks {
   close(): Promise<void>;
 }
 
-export async function registerWebhooks(httpApp: TemplatedApp, consoleApp: TemplatedApp, deps: OperatorDeps): Promise<Webhooks> {
+export async function registerWebhooks(httpApp: TemplatedApp, deps: GatewayContext): Promise<Webhooks> {
   const book = new WebhookBook(deps.store, deps.box);
   const tap = new CloseTap(deps.pool);
   const kills = new KillSwitches({ ...deps, book, tap });
@@ -33,8 +32,6 @@ export async function registerWebhooks(httpApp: TemplatedApp, consoleApp: Templa
     ownerHalted: (user) => kills.isTriggered(user),
   });
   registerSignalRoute(httpApp, deps, desk);
-  registerWebhookRoutes(consoleApp, deps, book, signalLog);
-  registerKillSwitchRoutes(consoleApp, deps, kills);
   await kills.reconcile();
   return {
     book, kills, desk, signalLog,

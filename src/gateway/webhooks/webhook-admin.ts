@@ -1,10 +1,11 @@
-// Creating webhooks and showing them (the console's webhook routes, and later its UI). A new
+// Creating, editing and showing webhooks (the console's webhook routes and its page). A new
 // webhook is checked exactly as a fixture webhook is (same reader, same messages), plus what only
 // the live service knows: the user and the target accounts exist, each target belongs to the
 // webhook's user (the kill switch and its 423 are per user), the symbols are configured.
 import { randomBytes } from 'node:crypto';
 import { InvalidValue } from '../../config/errors.js';
 import { readWebhook } from '../../config/fixture-items.js';
+import type { FixtureWebhook } from '../../config/types.js';
 import type { Sizing, SymbolSpec } from '../../engine/types.js';
 import { centilotsToLots } from '../../market/ticks.js';
 import type { ReadModel } from '../../shard/read-model.js';
@@ -47,15 +48,48 @@ export interface Created { readonly hook: LiveWebhook; readonly generatedSecret:
 
 export async function createWebhook(book: WebhookBook, deps: WebhookAdminDeps, body: Record<string, unknown>, nowMs: number): Promise<Created> {
   const generatedSecret = body['secret'] === undefined ? randomBytes(24).toString('base64url') : null;
-  let w;
+  const w = readChecked({ ...body, id: body['id'] ?? `wh_${randomBytes(8).toString('hex')}`, secret: body['secret'] ?? generatedSecret });
+  if (book.get(w.id) !== undefined) throw new ApiError('bad_request', `webhook ${w.id} already exists`, 'id');
+  if (deps.store.db<UserRecord>('users').get(w.user) === undefined) throw new ApiError('not_found', `user ${w.user} not found`, 'user');
+  checkRouting(deps, w);
+  const hook = await book.create({
+    id: w.id, user: w.user, symbols: w.symbols, paused: w.paused, createdAt: nowMs,
+    targets: w.targets.map((t) => ({ login: t.login, sizing: sizingOf(t.sizing) })),
+  }, w.secret);
+  return { hook, generatedSecret };
+}
+
+/**
+ * Replaces a webhook's allowed symbols and/or targets (the console's edit), checked exactly as at
+ * creation; the id, user, secret and pause state stay.
+ */
+export async function editWebhook(book: WebhookBook, deps: WebhookAdminDeps, hook: LiveWebhook, body: Record<string, unknown>): Promise<LiveWebhook> {
+  for (const key of Object.keys(body)) {
+    if (key !== 'symbols' && key !== 'targets') throw new ApiError('bad_request', `${key}: cannot be edited (symbols and targets can)`, key);
+  }
+  if (Object.keys(body).length === 0) throw new ApiError('bad_request', 'nothing to change: send symbols and/or targets');
+  const current = webhookJson(hook);
+  const w = readChecked({
+    id: current.id, user: current.user, secret: hook.secret.toString('utf8'),
+    symbols: body['symbols'] ?? current.symbols, targets: body['targets'] ?? current.targets,
+  });
+  checkRouting(deps, w);
+  const updated = await book.update(w.id, { symbols: w.symbols, targets: w.targets.map((t) => ({ login: t.login, sizing: sizingOf(t.sizing) })) });
+  if (updated === undefined) throw new ApiError('not_found', `webhook ${w.id} not found`);
+  return updated;
+}
+
+function readChecked(body: Record<string, unknown>): FixtureWebhook {
   try {
-    w = readWebhook({ ...body, id: body['id'] ?? `wh_${randomBytes(8).toString('hex')}`, secret: body['secret'] ?? generatedSecret }, '');
+    return readWebhook(body, '');
   } catch (e) {
     if (e instanceof InvalidValue) throw new ApiError('bad_request', `${e.path}: ${e.reason}`, e.path);
     throw e;
   }
-  if (book.get(w.id) !== undefined) throw new ApiError('bad_request', `webhook ${w.id} already exists`, 'id');
-  if (deps.store.db<UserRecord>('users').get(w.user) === undefined) throw new ApiError('not_found', `user ${w.user} not found`, 'user');
+}
+
+/** What only the live service knows: configured symbols, and target accounts that exist, are the user's and appear once. */
+function checkRouting(deps: WebhookAdminDeps, w: FixtureWebhook): void {
   w.symbols.forEach((s, i) => {
     if (!deps.symbols.has(s)) throw new ApiError('bad_request', `symbol ${s} is not configured`, `symbols[${i}]`);
   });
@@ -68,9 +102,4 @@ export async function createWebhook(book: WebhookBook, deps: WebhookAdminDeps, b
     if (logins.has(t.login)) throw new ApiError('bad_request', `account ${t.login} is a target twice`, field);
     logins.add(t.login);
   });
-  const hook = await book.create({
-    id: w.id, user: w.user, symbols: w.symbols, paused: w.paused, createdAt: nowMs,
-    targets: w.targets.map((t) => ({ login: t.login, sizing: sizingOf(t.sizing) })),
-  }, w.secret);
-  return { hook, generatedSecret };
 }

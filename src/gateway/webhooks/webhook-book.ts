@@ -19,6 +19,8 @@ export const sha256 = (data: string | Buffer): Buffer => createHash('sha256').up
 
 export class WebhookBook {
   private readonly hooks = new Map<string, LiveWebhook>();
+  /** Every change goes through this queue. */
+  private tail: Promise<void> = Promise.resolve();
 
   constructor(private readonly store: Store, private readonly box: SecretBox) {
     for (const { value } of this.db().getRange()) this.hooks.set(value.id, this.live(value));
@@ -34,34 +36,59 @@ export class WebhookBook {
   ofUser(user: string): LiveWebhook[] { return this.all().filter((h) => h.record.user === user); }
 
   /** Stores a new webhook with its secret sealed; resolves once it is durable. */
-  async create(record: Omit<WebhookRecord, 'sealedSecret'>, secret: string): Promise<LiveWebhook> {
-    const full: WebhookRecord = { ...record, sealedSecret: this.box.seal(secret) };
-    await this.db().put(full.id, full);
-    await this.store.flushed();
-    const live = this.live(full);
-    this.hooks.set(full.id, live);
-    return live;
+  create(record: Omit<WebhookRecord, 'sealedSecret'>, secret: string): Promise<LiveWebhook> {
+    return this.serial(async () => {
+      const full: WebhookRecord = { ...record, sealedSecret: this.box.seal(secret) };
+      await this.db().put(full.id, full);
+      await this.store.flushed();
+      const live = this.live(full);
+      this.hooks.set(full.id, live);
+      return live;
+    });
   }
 
   /** Pauses or resumes; undefined for an unknown id. Durable before it resolves. */
-  async setPaused(id: string, paused: boolean): Promise<LiveWebhook | undefined> {
-    const hook = this.hooks.get(id);
-    if (hook === undefined) return undefined;
-    if (hook.record.paused === paused) return hook;
-    const [changed] = await this.writePaused([hook], paused);
-    return changed;
+  setPaused(id: string, paused: boolean): Promise<LiveWebhook | undefined> {
+    return this.serial(async () => {
+      const hook = this.hooks.get(id);
+      if (hook === undefined) return undefined;
+      if (hook.record.paused === paused) return hook;
+      const [changed] = await this.writePaused([id], paused);
+      return changed;
+    });
   }
 
   /** Pauses every webhook of `user` in one durable write; returns the ids that were running. */
-  async pauseAllOf(user: string): Promise<string[]> {
-    const running = this.ofUser(user).filter((h) => !h.record.paused);
-    await this.writePaused(running, true);
-    return running.map((h) => h.record.id);
+  pauseAllOf(user: string): Promise<string[]> {
+    return this.serial(async () => {
+      const running = this.ofUser(user).filter((h) => !h.record.paused).map((h) => h.record.id);
+      await this.writePaused(running, true);
+      return running;
+    });
   }
 
-  private async writePaused(hooks: readonly LiveWebhook[], paused: boolean): Promise<LiveWebhook[]> {
-    if (hooks.length === 0) return [];
-    const records = hooks.map((h) => ({ ...h.record, paused }));
+  /**
+   * Changes a webhook's symbols and targets, or its secret (the console's edit and rotation);
+   * undefined for an unknown id. Durable before it resolves; the pause flag is left as it is.
+   */
+  update(id: string, change: { readonly symbols?: WebhookRecord['symbols']; readonly targets?: WebhookRecord['targets']; readonly secret?: string }): Promise<LiveWebhook | undefined> {
+    return this.serial(async () => {
+      const hook = this.hooks.get(id);
+      if (hook === undefined) return undefined;
+      const { secret, ...routing } = change;
+      const record: WebhookRecord = { ...hook.record, ...routing, ...(secret === undefined ? {} : { sealedSecret: this.box.seal(secret) }) };
+      await this.db().put(id, record);
+      await this.store.flushed();
+      const live = this.live(record);
+      this.hooks.set(id, live);
+      return live;
+    });
+  }
+
+  /** Reads the cache at write time: writes run one at a time, so none undoes another (a kill switch pause above all). */
+  private async writePaused(ids: readonly string[], paused: boolean): Promise<LiveWebhook[]> {
+    if (ids.length === 0) return [];
+    const records = ids.map((id) => ({ ...this.hooks.get(id)!.record, paused }));
     await this.store.root.transaction(() => { for (const r of records) void this.db().put(r.id, r); });
     await this.store.flushed();
     return records.map((r) => {
@@ -69,6 +96,12 @@ export class WebhookBook {
       this.hooks.set(r.id, live);
       return live;
     });
+  }
+
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(work);
+    this.tail = result.then(() => undefined, () => undefined);
+    return result;
   }
 
   private db() { return this.store.db<WebhookRecord>('webhooks'); }

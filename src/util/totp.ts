@@ -1,5 +1,6 @@
 // RFC 6238 TOTP (30-second steps, 6 digits, HMAC-SHA1, as authenticator apps use it), for the
-// kill switch reset's "fresh TOTP code" (DECISIONS "Kill switch", "Console"). A code is accepted in
+// console login and the "fresh TOTP code" of key creation, key revocation and the kill switch reset
+// (DECISIONS "Kill switch", "Console"). A code is accepted in
 // the step before, at or after the current one (clock drift) and only for a step later than the
 // last one accepted, so an overheard code cannot be replayed.
 import { createHmac, timingSafeEqual } from 'node:crypto';
