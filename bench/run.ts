@@ -9,6 +9,7 @@ import { benchMarket } from './market.bench.js';
 import { benchRest } from './rest.bench.js';
 import { benchRing } from './ring.bench.js';
 import { benchShard } from './shard.bench.js';
+import { benchStream } from './stream.bench.js';
 import { benchWebhooks } from './webhooks.bench.js';
 import { perSec, us, type Row } from './support/stats.js';
 
@@ -28,6 +29,7 @@ const suites: Record<string, () => Promise<Row[]>> = {
     : { name: r.name, median: ns(r.median), p99: ns(r.p99), throughput: perSec(r.opsPerSec) })),
   shard: benchShard,
   rest: benchRest,
+  stream: benchStream,
   'fix-roundtrip': benchFixRoundtrip,
   webhooks: benchWebhooks,
 };

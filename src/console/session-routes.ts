@@ -76,6 +76,7 @@ export function registerSessionRoutes(router: ConsoleRouter, passwords: Password
     if (!await deps.totp.consume(record, body.totp)) return refuse(call, body.user, 'wrong, expired or reused TOTP code');
     deps.lockout.succeed(record.id);
     const session = deps.sessions.create(record.id, call.ip);
+    call.actor = { kind: 'user', user: record.id, session };
     call.detail = { session: 'started', expires_at: iso(sessionEndsAtMs(session)) };
     call.reply(200, sessionJson(session), cookie(session.id, SESSION_ABSOLUTE_MS / 1000, call.https));
   });

@@ -72,5 +72,6 @@ async function reshard(dataDir: string, durability: Durability, shards: number, 
     }
   }
   await layout.put(LAYOUT_KEY, shards);
-  return { from: previous ?? shards, to: shards, moved };
+  // A fresh data dir only records its layout.
+  return previous === undefined ? null : { from: previous, to: shards, moved };
 }
