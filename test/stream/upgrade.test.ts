@@ -81,4 +81,16 @@ describe('stream upgrade', () => {
     expect(second.ts - first.ts).toBeLessThan(2000);
     await s.close();
   });
+
+  it('closes the open streams of a key paused after their upgrade (1008, reason), and refuses new ones', async () => {
+    const s = await TestStream.connect(server.httpPort, KEYS.other);
+    const operator = (action: string) => fetch(`${server.console}/console/api/keys/${KEYS.other.id}/${action}`, {
+      method: 'POST', headers: { authorization: `Bearer ${server.adminToken}` },
+    });
+    expect((await operator('pause')).status).toBe(200);
+    expect(await s.closed).toEqual({ code: 1008, reason: 'key is paused' });
+    expectRefused(await refusal(streamUrl(server.httpPort, KEYS.other)), 401, 'unauthorized');
+    expect((await operator('resume')).status).toBe(200);
+    await (await TestStream.connect(server.httpPort, KEYS.other)).close();
+  });
 });

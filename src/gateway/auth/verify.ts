@@ -34,16 +34,23 @@ export function signatureOf(secret: Buffer, timestamp: string, method: string, u
   return createHmac('sha256', secret).update(timestamp).update(method).update(url).update(body).digest();
 }
 
+/** Why a key may not be used now (unknown, revoked, paused, expired), or null when it may. */
+export function keyRefusal(key: LiveKey | undefined, nowMs: number): string | null {
+  if (!key || key.record.revokedAt !== null) return 'unknown or revoked key';
+  const status = keyStatus(key.record, nowMs);
+  if (status === 'Paused') return 'key is paused';
+  if (status === 'Expired') return 'key has expired';
+  return null;
+}
+
 /** The key that signed the request, or the 401/403 the spec names. Scopes are the route's check. */
 export function authenticate(auth: Authenticator, req: SignedRequest, nowMs: number): LiveKey {
   if (req.keyId === '' || req.timestamp === '' || req.signature === '') {
     throw new ApiError('unauthorized', 'X-SVC-KEY, X-SVC-TIMESTAMP and X-SVC-SIGNATURE are required');
   }
   const key = auth.keys.get(req.keyId);
-  if (!key || key.record.revokedAt !== null) throw new ApiError('unauthorized', 'unknown or revoked key');
-  const status = keyStatus(key.record, nowMs);
-  if (status === 'Paused') throw new ApiError('unauthorized', 'key is paused');
-  if (status === 'Expired') throw new ApiError('unauthorized', 'key has expired');
+  const refusal = keyRefusal(key, nowMs);
+  if (refusal !== null || !key) throw new ApiError('unauthorized', refusal ?? 'unknown or revoked key');
   if (!DIGITS.test(req.timestamp)) throw new ApiError('unauthorized', 'timestamp must be Unix milliseconds');
   const timestampMs = Number(req.timestamp);
   if (Math.abs(nowMs - timestampMs) > TIMESTAMP_WINDOW_MS) {

@@ -2,6 +2,7 @@
 // connections, their ops, and the three feeds they draw from (quotes, order/position events,
 // account states), plus the heartbeat. Everything runs on the main thread's event loop.
 import type { TemplatedApp, WebSocket, WebSocketBehavior } from 'uWebSockets.js';
+import { keyRefusal } from '../auth/verify.js';
 import type { GatewayContext } from '../context.js';
 import { AccountStream } from './account.js';
 import { CLOSE_POLICY, FlushQueue, StreamConnection, type Session } from './connection.js';
@@ -56,7 +57,11 @@ export class StreamHub {
       this.events.onBatch(batch.events);
       this.accounts.onAccounts(batch.accounts);
     });
-    this.heartbeat = setInterval(() => this.app.publish(HEARTBEAT_TOPIC, heartbeatText(ctx.clock.nowMs()), false, false), s.heartbeat_ms);
+    this.heartbeat = setInterval(() => {
+      const nowMs = ctx.clock.nowMs();
+      this.app.publish(HEARTBEAT_TOPIC, heartbeatText(nowMs), false, false);
+      this.endRefusedKeys(nowMs);
+    }, s.heartbeat_ms);
   }
 
   behavior(): WebSocketBehavior<Session> {
@@ -86,6 +91,15 @@ export class StreamHub {
     this.events.close();
     this.accounts.close();
     for (const conn of [...this.conns]) conn.end(CLOSE_GOING_AWAY, 'server shutting down');
+  }
+
+  /** A key paused, revoked or expired (or stripped of `read`) since its upgrade loses its streams. */
+  private endRefusedKeys(nowMs: number): void {
+    for (const conn of [...this.conns]) {
+      const key = this.ctx.auth.keys.get(conn.session.keyId);
+      const refusal = keyRefusal(key, nowMs) ?? (key?.record.scopes.includes('read') ? null : 'key lacks the read scope');
+      if (refusal !== null) conn.end(CLOSE_POLICY, refusal);
+    }
   }
 
   private open(ws: WebSocket<Session>): void {
