@@ -15,6 +15,8 @@ export interface EngineBenchRow {
   readonly p99: string;
   /** Operations per second at the median. */
   readonly opsPerSec: number;
+  /** Deals (fills, opening or closing) per second at the median; 0 for rows that fill nothing. */
+  readonly fillsPerSec: number;
   /** Median cost relative to the baseline row. */
   readonly vsBaseline: string;
 }
@@ -133,12 +135,13 @@ function formatUs(ms: number): string {
 
 export async function benchEngine(): Promise<EngineBenchRow[]> {
   const bench = new Bench({ name: 'engine', time: 1500, warmupTime: 300 });
-  const tasks: { name: string; perCall: number; fn: () => void }[] = [
-    { name: 'baseline: quiet tick, empty book', perCall: FILL_BATCH, fn: quietTicks(0, 0) },
-    { name: `fill cycle (market fill + close), ${ACCOUNTS} accounts`, perCall: FILL_BATCH, fn: fillCycles(ACCOUNTS) },
-    { name: `fill cycle (market fill + close), ${HOT_ACCOUNTS} accounts`, perCall: FILL_BATCH, fn: fillCycles(HOT_ACCOUNTS) },
-    { name: `quiet tick, ${BOOK_ORDERS} pending + ${BOOK_POSITIONS} SL/TP positions`, perCall: FILL_BATCH, fn: quietTicks(BOOK_ORDERS, BOOK_POSITIONS) },
-    { name: `triggered fill (limit placed, filled by tick, closed), ${TRIGGER_BATCH} per tick`, perCall: TRIGGER_BATCH, fn: triggeredFills() },
+  // fills: deals per operation (a cycle opens and closes a position: two fills).
+  const tasks: { name: string; perCall: number; fills: number; fn: () => void }[] = [
+    { name: 'baseline: quiet tick, empty book', perCall: FILL_BATCH, fills: 0, fn: quietTicks(0, 0) },
+    { name: `fill cycle (market fill + close), ${ACCOUNTS} accounts`, perCall: FILL_BATCH, fills: 2, fn: fillCycles(ACCOUNTS) },
+    { name: `fill cycle (market fill + close), ${HOT_ACCOUNTS} accounts`, perCall: FILL_BATCH, fills: 2, fn: fillCycles(HOT_ACCOUNTS) },
+    { name: `quiet tick, ${BOOK_ORDERS} pending + ${BOOK_POSITIONS} SL/TP positions`, perCall: FILL_BATCH, fills: 0, fn: quietTicks(BOOK_ORDERS, BOOK_POSITIONS) },
+    { name: `triggered fill (limit placed, filled by tick, closed), ${TRIGGER_BATCH} per tick`, perCall: TRIGGER_BATCH, fills: 2, fn: triggeredFills() },
   ];
   for (const t of tasks) bench.add(t.name, t.fn);
   await bench.run();
@@ -146,11 +149,12 @@ export async function benchEngine(): Promise<EngineBenchRow[]> {
     const result = bench.tasks[i]?.result;
     if (result === undefined || !('latency' in result)) throw new Error(`bench task ${t.name} did not complete`);
     const median = result.latency.p50 / t.perCall;
-    return { name: t.name, medianMs: median, p99Ms: result.latency.p99 / t.perCall };
+    return { name: t.name, medianMs: median, p99Ms: result.latency.p99 / t.perCall, fills: t.fills };
   });
   const baseline = rows[0]?.medianMs ?? 1;
   return rows.map((r) => ({
     name: r.name, median: formatUs(r.medianMs), p99: formatUs(r.p99Ms), opsPerSec: Math.round(1000 / r.medianMs),
+    fillsPerSec: Math.round((1000 / r.medianMs) * r.fills),
     vsBaseline: `${(r.medianMs / baseline).toFixed(1)}x`,
   }));
 }

@@ -18,7 +18,8 @@ const maybeUs = (v: number | null): string => (v === null ? '-' : us(v));
 
 const suites: Record<string, () => Promise<Row[]>> = {
   engine: async () => (await benchEngine()).map((r) => ({
-    name: r.name, median: r.median, p99: r.p99, throughput: perSec(r.opsPerSec), note: `${r.vsBaseline} the quiet tick`,
+    name: r.name, median: r.median, p99: r.p99, throughput: perSec(r.opsPerSec),
+    note: `${r.vsBaseline} the quiet tick${r.fillsPerSec > 0 ? `; ${perSec(r.fillsPerSec)} fills (goal > 1M/s)` : ''}`,
   })),
   market: async () => (await benchMarket()).map((r) => ({ name: r.name, median: ns(r.median), p99: ns(r.p99), throughput: perSec(r.opsPerSec) })),
   ring: async () => (await benchRing()).map((r) => ({

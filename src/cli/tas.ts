@@ -41,7 +41,7 @@ function usage(): string {
   return [
     'usage: tas [--url URL] [--token TOKEN] [--json] COMMAND ...',
     `  --url    console address (TAS_CONSOLE_URL, default ${DEFAULT_URL})`,
-    '  --token  operator token (TAS_ADMIN_TOKEN; the data directory\'s admin_token file by default on the server)',
+    '  --token  operator token (TAS_ADMIN_TOKEN; unless configured, the server keeps it in <data_dir>/admin_token)',
     '  --json   print the API\'s JSON answers',
     '',
     'commands:',

@@ -18,7 +18,7 @@ export async function loadAccounts() {
 function keyRow(k, reload) {
   const stats = k.stats;
   const account = k.account;
-  const detail = h('tr', { class: 'detail', hidden: true }, h('td', { colspan: 12 }, statsDetail(k)));
+  const detail = h('tr', { class: 'detail', hidden: true }, h('td', { colspan: 11 }, statsDetail(k)));
   const act = (label, tone, onclick) => h('button', { class: `btn small ${tone}`, type: 'button', onclick }, label);
   const row = h('tr', { 'data-key': k.id },
     h('td', {},
@@ -32,18 +32,22 @@ function keyRow(k, reload) {
     h('td', {}, k.last_used
       ? [h('div', {}, relative(k.last_used.at)), h('div', { class: 'cell-sub mono' }, k.last_used.ip ?? '')]
       : h('span', { class: 'muted' }, 'never')),
-    h('td', {}, k.expires_at ? date(k.expires_at) : h('span', { class: 'muted' }, 'none')),
+    h('td', { class: 'nowrap' }, k.expires_at ? date(k.expires_at) : h('span', { class: 'muted' }, 'none')),
     h('td', {}, badge(k.status, STATUS_TONE[k.status] ?? ''), k.kill_switch.active ? badge('kill switch', 'bad') : null),
     h('td', {}, k.advisories.length === 0 ? badge('none', 'ok') : k.advisories.map((a) => h('span', { class: 'badge warn', title: a.message }, ADVISORY_LABEL[a.code] ?? a.code))),
-    h('td', { class: 'num' }, count(stats.requests)),
-    h('td', { class: 'num' }, stats.requests === 0 ? '—' : percent(stats.error_rate)),
-    h('td', { class: 'num' }, `${ms(stats.latency_ms.p50)} / ${ms(stats.latency_ms.p99)}`),
+    h('td', { class: 'num' },
+      h('div', { class: 'requests' }, count(stats.requests)),
+      h('div', { class: `cell-sub ${stats.error_rate > 0.05 ? 'error' : ''}`.trim() }, stats.requests === 0 ? 'no errors' : `${percent(stats.error_rate)} errors`)),
+    h('td', { class: 'num' }, h('div', {}, ms(stats.latency_ms.p50)), h('div', { class: 'cell-sub' }, ms(stats.latency_ms.p99))),
     h('td', {}, h('div', { class: 'row-actions' },
       act('Stats', 'ghost', () => { detail.hidden = !detail.hidden; }),
       k.status === 'Paused'
         ? act('Resume', '', () => change(`/keys/${k.id}/resume`, `Key ${k.name} resumed`, reload))
         : act('Pause', '', () => change(`/keys/${k.id}/pause`, `Key ${k.name} paused: its calls get 401`, reload)),
-      act(k.kill_switch.active ? 'Release switch' : 'Kill switch', k.kill_switch.active ? '' : 'danger', () => keySwitch(k, reload)),
+      h('button', {
+        class: `btn small ${k.kill_switch.active ? '' : 'danger-outline'}`, type: 'button', title: "The key's kill switch: its trading calls get 423",
+        onclick: () => keySwitch(k, reload),
+      }, k.kill_switch.active ? 'Release' : 'Halt'),
       act('Revoke', 'danger', () => revoke(k, reload)))));
   return [row, detail];
 }

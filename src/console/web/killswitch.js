@@ -7,6 +7,8 @@ import { amount, dateTime, relative } from './format.js';
 
 let user = '';
 
+const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 export function setKillSwitchUser(id) { user = id; }
 
 function showState(view) {
@@ -104,7 +106,7 @@ export function wireKillSwitch() {
       const report = await api('POST', `/users/${encodeURIComponent(user)}/kill-switch/trigger`);
       showState(report);
       renderReport(report);
-      notify(`Kill switch triggered: ${report.closed.length} positions closed, ${report.cancelled.length} orders cancelled`, 'bad');
+      notify(`Kill switch triggered: ${plural(report.closed.length, 'position')} closed, ${plural(report.cancelled.length, 'order')} cancelled`, 'bad');
       await Promise.all([loadAccountsTable(), loadHistory()]);
     } catch (err) {
       showError(err);
@@ -120,7 +122,7 @@ export function wireKillSwitch() {
       const answer = await api('POST', `/users/${encodeURIComponent(user)}/kill-switch/reset`, { totp: form.elements.totp.value.trim() });
       form.reset();
       showState(answer);
-      notify(`Kill switch reset: ${answer.released.length} accounts may trade again (webhooks stay paused)`);
+      notify(`Kill switch reset: ${plural(answer.released.length, 'account')} may trade again (webhooks stay paused)`);
       await Promise.all([loadAccountsTable(), loadHistory()]);
     } catch (err) {
       showError(err);
