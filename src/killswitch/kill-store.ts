@@ -13,7 +13,6 @@ export interface KillSwitchRecord {
   /** When the switch entered its state. */
   readonly sinceMs: UnixMs;
   /** Last TOTP time step a reset accepted; a code is good once. */
-  readonly lastTotpStep: number | null;
 }
 
 export interface KillSwitchLogEntry {
@@ -26,7 +25,7 @@ export interface KillSwitchLogEntry {
   readonly report: KillReport | null;
 }
 
-export const armed = (user: string, sinceMs: UnixMs): KillSwitchRecord => ({ user, state: 'Armed', sinceMs, lastTotpStep: null });
+export const armed = (user: string, sinceMs: UnixMs): KillSwitchRecord => ({ user, state: 'Armed', sinceMs });
 
 export class KillStore {
   constructor(private readonly store: Store) {}

@@ -9,17 +9,14 @@ import type { WebhookBook } from '../gateway/webhooks/webhook-book.js';
 import { iso } from '../gateway/wire.js';
 import type { ReadModel } from '../shard/read-model.js';
 import type { UserRecord } from '../store/records.js';
-import type { SecretBox } from '../store/secret-box.js';
 import type { Store } from '../store/store.js';
 import { armed, KillStore, type KillSwitchLogEntry, type KillSwitchRecord } from './kill-store.js';
 import type { FailedEntry, KillReport } from './report.js';
 import { TRANSITIONS, type KillSwitchActor, type KillSwitchState } from './state.js';
 import { sweep, type SweepDeps } from './sweep.js';
-import { acceptedStep } from '../util/totp.js';
 
 export interface KillSwitchDeps extends SweepDeps {
   readonly store: Store;
-  readonly box: SecretBox;
   readonly readModel: ReadModel;
   readonly book: WebhookBook;
 }
@@ -68,21 +65,17 @@ export class KillSwitches {
     });
   }
 
-  /** `totp` is required from users; the operator may omit it (DECISIONS "Console"). */
-  reset(user: string, actor: KillSwitchActor, totp: string | null): Promise<ResetAnswer> {
-    const userRecord = this.requireUser(user);
+  /**
+   * The caller has already checked the fresh TOTP code a reset needs (console/fresh-totp.ts: users
+   * must send one, the operator may omit it, DECISIONS "Console"), so codes have one record of use.
+   */
+  reset(user: string, actor: KillSwitchActor): Promise<ResetAnswer> {
+    this.requireUser(user);
     return this.serial(user, async () => {
       const nowMs = this.deps.clock.nowMs();
       const prev = this.states.get(user) ?? armed(user, nowMs);
-      let lastTotpStep = prev.lastTotpStep;
-      if (totp !== null) {
-        lastTotpStep = acceptedStep(this.deps.box.open(userRecord.sealedTotpSecret), totp, nowMs, prev.lastTotpStep);
-        if (lastTotpStep === null) throw new ApiError('unauthorized', 'TOTP code is wrong, expired or already used', 'totp');
-      } else if (actor === 'user') {
-        throw new ApiError('bad_request', 'a fresh TOTP code is required to reset the kill switch', 'totp');
-      }
       const { next, effect } = TRANSITIONS[prev.state].reset;
-      const record: KillSwitchRecord = { ...prev, state: next, sinceMs: prev.state === next ? prev.sinceMs : nowMs, lastTotpStep };
+      const record: KillSwitchRecord = { ...prev, state: next, sinceMs: prev.state === next ? prev.sinceMs : nowMs };
       const entry = await this.kills.record(record, { atMs: nowMs, action: 'reset', actor, state: next, report: null });
       this.states.set(user, record);
       if (effect !== 'release') return { user, state: next, since: iso(record.sinceMs), released: [], failed: [] };

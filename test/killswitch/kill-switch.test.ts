@@ -235,7 +235,7 @@ describe('crash between the journal entry and the shards', () => {
     expect(await s.stop()).toBe(0);
     // What a crash right after the trigger's durable journal write leaves behind.
     const store = openStore(dataDir, 'sync', SHARDS);
-    await store.db('kill_switch').put(USER, { user: USER, state: 'Triggered', sinceMs: Date.now(), lastTotpStep: null });
+    await store.db('kill_switch').put(USER, { user: USER, state: 'Triggered', sinceMs: Date.now() });
     await store.close();
 
     const restarted = await start(dataDir);
