@@ -31,6 +31,7 @@ import { Bench } from 'tinybench';
 import { FrameReader, FrameWriter, Inbox, RingReader, RingWriter, createDoorbell, createRing, type RingChannel } from '../src/ring/index.js';
 import { copyBytes } from '../src/ring/copy-bytes.js';
 import type { ShardInbound } from '../src/shard/protocol.js';
+import { percentile } from './support/stats.js';
 import { RAW_FRAME_BYTES, sharedClockUs, tickFrame, type IdleReport, type IdleStrategy, type PeerTask } from './ring-peer.js';
 
 export interface Row {
@@ -83,18 +84,11 @@ async function startPeer(task: PeerTask): Promise<Peer> {
   return peer;
 }
 
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
-}
-
 function latencyRow(name: string, samplesUs: readonly number[]): Row {
-  const sorted = [...samplesUs].sort((a, b) => a - b);
-  return { name, median: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), throughput: null };
+  return { name, median: percentile(samplesUs, 0.5), p99: percentile(samplesUs, 0.99), throughput: null };
 }
 
-function median(values: readonly number[]): number {
-  return percentile([...values].sort((a, b) => a - b), 0.5);
-}
+const median = (values: readonly number[]): number => percentile(values, 0.5);
 
 function newChannel(): RingChannel {
   return createRing(RING_BYTES, createDoorbell());

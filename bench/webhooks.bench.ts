@@ -12,13 +12,11 @@
 // Run on its own: `npx tsc -p tsconfig.json && node dist/bench/webhooks.bench.js`.
 import { build, type Histogram } from 'hdr-histogram-js';
 import { createHash, createHmac } from 'node:crypto';
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { Bench } from 'tinybench';
 import type { Command, SymbolSpec } from '../src/engine/types.js';
 import { secretMatches, signatureMatches } from '../src/gateway/webhooks/signal-auth.js';
@@ -27,10 +25,10 @@ import { QuoteBoard } from '../src/market/quote-board.js';
 import { ShardPool } from '../src/shard/pool.js';
 import type { ReplyBody } from '../src/shard/protocol.js';
 import { createLogger } from '../src/util/log.js';
+import { startService, type ServiceProcess } from './support/child-process.js';
 import { measureFsyncFloor } from './support/fsync-floor.js';
 import { percentile, perSec, us, type Row } from './support/stats.js';
 
-const MAIN_JS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/main.js');
 const TOKEN = 'bench-admin-token-0123456789';
 const FAN_TARGETS = 100;
 /** Enough webhooks that none passes its limit (burst 10) during the run. */
@@ -65,30 +63,6 @@ function seed(): Record<string, unknown> {
   };
 }
 
-interface Server { readonly child: ChildProcess; readonly http: number; readonly console: number; readonly dataDir: string }
-
-/** The compiled service as its own process, on free ports, until its `ready` line. */
-async function startServer(work: string): Promise<Server> {
-  const dataDir = path.join(work, 'data');
-  const configFile = path.join(work, 'config.json');
-  const seedFile = path.join(work, 'seed.json');
-  fs.writeFileSync(configFile, JSON.stringify({
-    http: { port: 0 }, console: { port: 0 }, fix: { port: 0 }, prices: { source: 'push' }, log: { level: 'info' },
-  }));
-  fs.writeFileSync(seedFile, JSON.stringify(seed()));
-  const child = spawn(process.execPath, [MAIN_JS, '--config', configFile, '--seed', seedFile, '--data', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
-  // Whatever happens to this driver, the server does not outlive it.
-  process.once('exit', () => child.kill('SIGKILL'));
-  const ports = await new Promise<{ http: number; console: number }>((resolve, reject) => {
-    child.on('exit', (code) => reject(new Error(`server exited (${code}) before it was ready`)));
-    readline.createInterface({ input: child.stdout! }).on('line', (line) => {
-      if (!line.includes('"msg":"ready"')) return;
-      resolve((JSON.parse(line) as { ports: { http: number; console: number } }).ports);
-    });
-  });
-  return { child, http: ports.http, console: ports.console, dataDir };
-}
-
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
 function post(port: number, pathName: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -108,7 +82,7 @@ function request(port: number, method: string, pathName: string, body: string | 
   });
 }
 
-const operator = (s: Server, pathName: string, body: unknown = {}) => post(s.console, pathName, body, { authorization: `Bearer ${TOKEN}` });
+const operator = (s: ServiceProcess, pathName: string, body: unknown = {}) => post(s.consolePort, pathName, body, { authorization: `Bearer ${TOKEN}` });
 
 function histogram(): Histogram {
   return build({ lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: 3 });
@@ -135,18 +109,18 @@ async function atFixedRate(count: number, perSecond: number, send: (i: number) =
   return hist;
 }
 
-async function fanOut(s: Server): Promise<Row[]> {
+async function fanOut(s: ServiceProcess): Promise<Row[]> {
   const serverMs: Record<'buy' | 'close_all', number[]> = { buy: [], close_all: [] };
   const roundTrip = await atFixedRate(SIGNALS, SIGNALS_PER_SEC, async (i) => {
     const id = `fan-${Math.floor(i / 2) % FAN_HOOKS}`;
     const action = i % 2 === 0 ? 'buy' : 'close_all';
-    const res = await post(s.http, `/v1/signal/${id}`, { secret: hookSecret(id), action, symbol: 'EURUSD' });
+    const res = await post(s.httpPort, `/v1/signal/${id}`, { secret: hookSecret(id), action, symbol: 'EURUSD' });
     const failed = (res.body?.fanout ?? []).filter((f: { error?: unknown }) => f.error !== undefined);
     if (res.status !== 200 || failed.length > 0) throw new Error(`signal ${i} failed: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
     serverMs[action].push(res.body.latency_ms as number);
   });
   const health = await atFixedRate(SIGNALS, SIGNALS_PER_SEC, async () => {
-    const res = await request(s.http, 'GET', '/health', null);
+    const res = await request(s.httpPort, 'GET', '/health', null);
     if (res.status !== 200) throw new Error('health check failed');
   });
   const fsync = measureFsyncFloor(s.dataDir);
@@ -240,14 +214,14 @@ async function killBaseline(ok: Ok, buy: (login: string) => Command): Promise<Ro
   };
 }
 
-async function killSwitch(s: Server): Promise<Row[]> {
+async function killSwitch(s: ServiceProcess): Promise<Row[]> {
   const times: number[] = [];
   for (let round = 0; round < KILL_ROUNDS; round++) {
     const id = `kill-${round}`;
     // The previous round's trigger paused every webhook of the user (a reset leaves them paused).
     if ((await operator(s, `/console/api/webhooks/${id}/resume`)).status !== 200) throw new Error('resume failed');
     for (let n = 0; n < POSITIONS_PER_ACCOUNT; n++) {
-      const res = await post(s.http, `/v1/signal/${id}`, { secret: hookSecret(id), action: 'buy', symbol: 'EURUSD' });
+      const res = await post(s.httpPort, `/v1/signal/${id}`, { secret: hookSecret(id), action: 'buy', symbol: 'EURUSD' });
       const traded = (res.body?.fanout ?? []).filter((f: { ticket?: number }) => Number.isInteger(f.ticket)).length;
       if (res.status !== 200 || traded !== KILL_ACCOUNTS) throw new Error(`opening positions failed: ${res.status} ${traded} traded`);
     }
@@ -297,25 +271,18 @@ async function secretTiming(): Promise<Row[]> {
   });
 }
 
-async function stopServer(server: Server): Promise<void> {
-  if (server.child.exitCode !== null) return;
-  const exited = new Promise((r) => server.child.once('exit', r));
-  server.child.kill('SIGTERM');
-  await exited;
-}
-
 export async function benchWebhooks(): Promise<Row[]> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-bench-webhooks-'));
-  const server = await startServer(work);
+  const server = await startService(work, { prices: { source: 'push' }, log: { level: 'info' } }, seed());
   try {
     const fan = await fanOut(server);
     const kill = await killSwitch(server);
     // The baselines run with the service stopped, so the two never compete for the cores.
-    await stopServer(server);
+    await server.stop();
     const base = await shardBaselines(work);
     return [...fan.slice(0, 3), base.fan, ...fan.slice(3), ...kill, base.kill, ...await secretTiming()];
   } finally {
-    await stopServer(server);
+    if (server.child.exitCode === null) await server.stop();
     agent.destroy();
     fs.rmSync(work, { recursive: true, force: true });
   }

@@ -12,8 +12,8 @@ import type { FixReader } from '../codec/reader.js';
 import { CxlRejReason, type CxlRejReasonValue, CxlRejResponseTo, type CxlRejResponseToValue, OrdType } from '../dictionary.js';
 import type { Command, OrderEvent, OrderRecord, Reject } from '../../engine/types.js';
 import type { ReplyBody } from '../../shard/protocol.js';
-import { RATE_LIMITED_TEXT, busyText, lacksScope, rejectText, sendCancelReject, sendReport, symbolOf, type Desk } from './desk.js';
-import { ORD_TYPE_OF, SIDE_OF, execTypeOf, orderReport } from './execution.js';
+import { RATE_LIMITED_TEXT, busyText, lacksScope, rejectText, reportAccepted, sendCancelReject, symbolOf, type Desk } from './desk.js';
+import { ORD_TYPE_OF, SIDE_OF, execTypeOf } from './execution.js';
 import { centilotsOf, decimalText, ticksOf } from './units.js';
 
 type Request = OrderCancelRequest | OrderCancelReplaceRequest;
@@ -76,12 +76,7 @@ function answered(desk: Desk, m: Request, responseTo: CxlRejResponseToValue, t: 
     return;
   }
   const order = body.result.order;
-  const sym = symbolOf(desk, order.symbol);
-  if (sym === undefined) return;
-  desk.tracker.name(order, m.clOrdId);
-  const execId = event === null ? desk.execIds.next(desk.login) : desk.execIds.ofEvent(desk.login, event.seq);
-  sendReport(desk, orderReport(order, sym, { clOrdId: m.clOrdId, origClOrdId: m.origClOrdId, execId },
-    execTypeOf(order, body.result.kind === 'replace'), event?.ts ?? desk.nowMs(), null));
+  reportAccepted(desk, order, m, event, execTypeOf(order, body.result.kind === 'replace'), event?.ts ?? desk.nowMs());
 }
 
 export function onOrderCancelRequest(desk: Desk, r: FixReader, throttled: boolean): void {

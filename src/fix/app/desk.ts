@@ -4,12 +4,12 @@ import { encodeBusinessMessageReject } from '../codec/outbound/business-reject.j
 import { encodeExecutionReport, encodeOrderCancelReject, type ExecutionReportFields } from '../codec/outbound/orders.js';
 import type { OrderCancelRequest, OrderCancelReplaceRequest } from '../codec/inbound/orders.js';
 import {
-  BusinessRejectReason, type CxlRejReasonValue, type CxlRejResponseToValue, MsgType, OrdStatus, type OrdStatusValue,
+  BusinessRejectReason, type CxlRejReasonValue, type CxlRejResponseToValue, type ExecTypeValue, MsgType, OrdStatus, type OrdStatusValue,
 } from '../dictionary.js';
 import type { KeyScope } from '../../config/types.js';
-import type { Reject } from '../../engine/types.js';
+import type { OrderEvent, OrderRecord, Reject } from '../../engine/types.js';
 import type { FixSession } from '../session/session.js';
-import { ORD_STATUS_OF, type ExecIds } from './execution.js';
+import { ORD_STATUS_OF, orderReport, type ExecIds } from './execution.js';
 import type { OrderTracker } from './order-tracker.js';
 import type { AppDeps, FixSymbol } from './ports.js';
 
@@ -72,4 +72,19 @@ export function sendBusinessReject(desk: Desk, msgType: string, refSeqNum: numbe
 
 export function symbolOf(desk: Desk, name: string): FixSymbol | undefined {
   return desk.deps.symbols.get(name);
+}
+
+/**
+ * The report answering this session's own accepted D, F or G: the order takes the request's
+ * ClOrdID, and the ExecID is the one its event will carry, so the unsolicited copy is recognised.
+ */
+export function reportAccepted(
+  desk: Desk, order: OrderRecord, names: { readonly clOrdId: string; readonly origClOrdId: string | null },
+  event: OrderEvent | null, execType: ExecTypeValue, transactTimeMs: number,
+): void {
+  const sym = symbolOf(desk, order.symbol);
+  if (sym === undefined) return;
+  desk.tracker.name(order, names.clOrdId);
+  const execId = event === null ? desk.execIds.next(desk.login) : desk.execIds.ofEvent(desk.login, event.seq);
+  sendReport(desk, orderReport(order, sym, { ...names, execId }, execType, transactTimeMs, null));
 }

@@ -10,8 +10,8 @@ import { OrdRejReason, type OrdRejReasonValue, OrdType, Side, TimeInForce } from
 import type { OrderEvent, OrderType, PlaceOrder, Reject, Side as EngineSide } from '../../engine/types.js';
 import { MAX_CLIENT_ID } from '../../gateway/order-request.js';
 import type { ReplyBody } from '../../shard/protocol.js';
-import { RATE_LIMITED_TEXT, busyText, lacksScope, rejectText, sendReport, symbolOf, type Desk } from './desk.js';
-import { execTypeOf, orderReport, rejectedOrderReport } from './execution.js';
+import { RATE_LIMITED_TEXT, busyText, lacksScope, rejectText, reportAccepted, sendReport, symbolOf, type Desk } from './desk.js';
+import { execTypeOf, rejectedOrderReport } from './execution.js';
 import { centilotsOf, decimalText, ticksOf } from './units.js';
 
 type Refusal = { readonly reason: OrdRejReasonValue; readonly text: string };
@@ -90,12 +90,7 @@ function onPlaced(desk: Desk, m: NewOrderSingle, body: ReplyBody, event: OrderEv
     return;
   }
   const order = body.result.order;
-  const sym = symbolOf(desk, order.symbol);
-  if (sym === undefined) return;
-  desk.tracker.name(order, m.clOrdId);
-  const execId = event === null ? desk.execIds.next(desk.login) : desk.execIds.ofEvent(desk.login, event.seq);
-  sendReport(desk, orderReport(order, sym, { clOrdId: m.clOrdId, origClOrdId: null, execId }, execTypeOf(order, false),
-    order.filledAt ?? order.createdAt, null));
+  reportAccepted(desk, order, { clOrdId: m.clOrdId, origClOrdId: null }, event, execTypeOf(order, false), order.filledAt ?? order.createdAt);
 }
 
 export function onNewOrderSingle(desk: Desk, r: FixReader, throttled: boolean): void {

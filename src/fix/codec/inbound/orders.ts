@@ -1,11 +1,9 @@
 // Inbound order messages: NewOrderSingle (D), OrderCancelRequest (F), OrderCancelReplaceRequest
 // (G). Quantities and prices stay exact decimals: the gateway converts them with the symbol's
 // contract size and digits (decimalToScale detects a price with too many decimals).
-import {
-  HandlInst, type HandlInstValue, OrdType, type OrdTypeValue, Side, type SideValue, Tag, TimeInForce,
-  type TimeInForceValue,
-} from '../../dictionary.js';
+import { HandlInst, type HandlInstValue, OrdType, Side, type SideValue, Tag, TimeInForce } from '../../dictionary.js';
 import type { FixDecimal } from '../decimal.js';
+import type { OrderTerms } from '../order-terms.js';
 import { CONDITIONALLY_REQUIRED, type FixProblem } from '../problem.js';
 import { charEnum } from '../char-enum.js';
 import type { FixReader } from '../reader.js';
@@ -18,17 +16,9 @@ const HANDL_INSTS = charEnum(HandlInst);
 const NEEDS_PRICE: ReadonlySet<string> = new Set([OrdType.Limit, OrdType.StopLimit, OrdType.LimitOrBetter, OrdType.LimitWithOrWithout]);
 const NEEDS_STOP_PX: ReadonlySet<string> = new Set([OrdType.Stop, OrdType.StopLimit]);
 
-export interface NewOrderSingle {
+export interface NewOrderSingle extends OrderTerms {
   readonly clOrdId: string;
   readonly account: string | null;
-  readonly symbol: string;
-  readonly side: SideValue;
-  readonly orderQty: FixDecimal;
-  readonly ordType: OrdTypeValue;
-  readonly price: FixDecimal | null;
-  readonly stopPx: FixDecimal | null;
-  /** Absent means Day (FIX default). */
-  readonly timeInForce: TimeInForceValue | null;
   readonly transactTimeMs: number;
   readonly handlInst: HandlInstValue | null;
   readonly locateReqd: boolean | null;
@@ -40,16 +30,13 @@ export interface NewOrderSingle {
  * A missing conditionally required price is a BusinessMessageReject (380=5), as QuickFIX/J
  * answers; checked after every other field so a session-level problem takes precedence.
  */
-function requirePrices(r: FixReader, m: { readonly ordType: string; readonly price: FixDecimal | null; readonly stopPx: FixDecimal | null }): void {
+function requirePrices(r: FixReader, m: OrderTerms): void {
   if (m.price === null && NEEDS_PRICE.has(m.ordType)) r.fail(CONDITIONALLY_REQUIRED, Tag.Price);
   if (m.stopPx === null && NEEDS_STOP_PX.has(m.ordType)) r.fail(CONDITIONALLY_REQUIRED, Tag.StopPx);
 }
 
-export function readNewOrderSingle(r: FixReader): NewOrderSingle | FixProblem {
-  r.beginRead();
-  const m: NewOrderSingle = {
-    clOrdId: r.reqStr(Tag.ClOrdID),
-    account: r.str(Tag.Account),
+function readOrderTerms(r: FixReader): OrderTerms {
+  return {
     symbol: r.reqStr(Tag.Symbol),
     side: r.reqEnumChar(Tag.Side, SIDES),
     orderQty: r.reqDecimal(Tag.OrderQty),
@@ -57,6 +44,15 @@ export function readNewOrderSingle(r: FixReader): NewOrderSingle | FixProblem {
     price: r.decimal(Tag.Price),
     stopPx: r.decimal(Tag.StopPx),
     timeInForce: r.enumChar(Tag.TimeInForce, TIME_IN_FORCES),
+  };
+}
+
+export function readNewOrderSingle(r: FixReader): NewOrderSingle | FixProblem {
+  r.beginRead();
+  const m: NewOrderSingle = {
+    clOrdId: r.reqStr(Tag.ClOrdID),
+    account: r.str(Tag.Account),
+    ...readOrderTerms(r),
     transactTimeMs: r.reqUtcTimestamp(Tag.TransactTime),
     handlInst: r.enumChar(Tag.HandlInst, HANDL_INSTS),
     locateReqd: r.bool(Tag.LocateReqd),
@@ -95,18 +91,11 @@ export function readOrderCancelRequest(r: FixReader): OrderCancelRequest | FixPr
   return r.problem() ?? m;
 }
 
-export interface OrderCancelReplaceRequest {
+export interface OrderCancelReplaceRequest extends OrderTerms {
   readonly origClOrdId: string;
   readonly clOrdId: string;
   readonly orderId: string | null;
   readonly account: string | null;
-  readonly symbol: string;
-  readonly side: SideValue;
-  readonly orderQty: FixDecimal;
-  readonly ordType: OrdTypeValue;
-  readonly price: FixDecimal | null;
-  readonly stopPx: FixDecimal | null;
-  readonly timeInForce: TimeInForceValue | null;
   readonly transactTimeMs: number;
   readonly text: string | null;
 }
@@ -118,13 +107,7 @@ export function readOrderCancelReplaceRequest(r: FixReader): OrderCancelReplaceR
     clOrdId: r.reqStr(Tag.ClOrdID),
     orderId: r.str(Tag.OrderID),
     account: r.str(Tag.Account),
-    symbol: r.reqStr(Tag.Symbol),
-    side: r.reqEnumChar(Tag.Side, SIDES),
-    orderQty: r.reqDecimal(Tag.OrderQty),
-    ordType: r.reqEnumChar(Tag.OrdType, ORD_TYPES),
-    price: r.decimal(Tag.Price),
-    stopPx: r.decimal(Tag.StopPx),
-    timeInForce: r.enumChar(Tag.TimeInForce, TIME_IN_FORCES),
+    ...readOrderTerms(r),
     transactTimeMs: r.reqUtcTimestamp(Tag.TransactTime),
     text: r.str(Tag.Text),
   };

@@ -1,9 +1,10 @@
 // Outbound ExecutionReport (8) and OrderCancelReject (9), fields in FIX44 dictionary order.
 import {
   type CxlRejReasonValue, type CxlRejResponseToValue, type ExecTypeValue, MsgType, type OrdRejReasonValue,
-  type OrdStatusValue, type OrdTypeValue, type SideValue, Tag, type TimeInForceValue,
+  type OrdStatusValue, Tag,
 } from '../../dictionary.js';
 import type { FixDecimal } from '../decimal.js';
+import type { OrderTerms } from '../order-terms.js';
 import type { FixWriter, OutboundHeader } from '../writer.js';
 
 export interface Fill {
@@ -11,7 +12,7 @@ export interface Fill {
   readonly lastPx: FixDecimal;
 }
 
-export interface ExecutionReportFields {
+export interface ExecutionReportFields extends OrderTerms {
   /** "NONE" when the order was rejected before it got an id (FIX convention). */
   readonly orderId: string;
   readonly clOrdId: string;
@@ -23,13 +24,6 @@ export interface ExecutionReportFields {
   /** With execType Rejected. */
   readonly ordRejReason: OrdRejReasonValue | null;
   readonly account: string;
-  readonly symbol: string;
-  readonly side: SideValue;
-  readonly orderQty: FixDecimal;
-  readonly ordType: OrdTypeValue;
-  readonly price: FixDecimal | null;
-  readonly stopPx: FixDecimal | null;
-  readonly timeInForce: TimeInForceValue | null;
   /** With execType Trade. */
   readonly fill: Fill | null;
   readonly leavesQty: FixDecimal;
