@@ -35,6 +35,8 @@ export class RestClient {
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly fetchFn: typeof fetch;
   private limits: RateLimitState | null = null;
+  /** Last timestamp signed with: the next is later, so two identical calls never share a signature. */
+  private lastTimestampMs = 0;
 
   constructor(private readonly opts: RestOptions) {
     const u = new URL(opts.baseUrl);
@@ -83,7 +85,10 @@ export class RestClient {
     const pathWithQuery = `${this.prefix}${path}${qs ? `?${qs}` : ''}`;
     const text = body === undefined ? '' : JSON.stringify(body);
     for (let attempt = 0; ; attempt++) {
-      const headers = authHeaders(this.opts.keyId, this.opts.secret, this.nowMs(), method, pathWithQuery, text);
+      // The server refuses a POST/DELETE signature it has already accepted (replay): identical
+      // calls within one millisecond get distinct timestamps (a burst runs a few ms ahead at most).
+      this.lastTimestampMs = Math.max(this.nowMs(), this.lastTimestampMs + 1);
+      const headers = authHeaders(this.opts.keyId, this.opts.secret, this.lastTimestampMs, method, pathWithQuery, text);
       if (text) headers['content-type'] = 'application/json';
       const res = await this.fetchFn(`${this.origin}${pathWithQuery}`, { method, headers, ...(text ? { body: text } : {}) });
       this.noteLimits(res.headers);

@@ -3,7 +3,7 @@
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Backoff, sign, signedStreamUrl, type AckMessage, type StreamChannel } from '../../src/client/index.js';
+import { Backoff, RestClient, sign, signedStreamUrl, type AckMessage, type StreamChannel } from '../../src/client/index.js';
 import { SubscriptionBook } from '../../src/client/subscriptions.js';
 
 describe('signing', () => {
@@ -20,6 +20,19 @@ describe('signing', () => {
     expect(url.searchParams.get('key')).toBe('k1');
     expect(url.searchParams.get('ts')).toBe('1700000000000');
     expect(url.searchParams.get('sig')).toBe(createHmac('sha256', 's3cret').update('1700000000000GET/v1').digest('hex'));
+  });
+});
+
+describe('RestClient timestamps', () => {
+  it('strictly increase, so identical calls in one millisecond never share a signature (a replay)', async () => {
+    const seen: string[] = [];
+    const fetchStub: typeof fetch = async (_url, init) => {
+      seen.push((init?.headers as Record<string, string>)['x-svc-timestamp']!);
+      return new Response(JSON.stringify({ id: '1', status: 'cancelled' }), { status: 200, headers: { 'content-type': 'application/json' } });
+    };
+    const rest = new RestClient({ baseUrl: 'http://127.0.0.1:1/v1', keyId: 'k', secret: 's', nowMs: () => 1_000, fetch: fetchStub });
+    await Promise.all([rest.cancelOrder('7'), rest.cancelOrder('7'), rest.cancelOrder('7')]);
+    expect(seen).toEqual(['1000', '1001', '1002']);
   });
 });
 

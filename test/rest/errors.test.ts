@@ -69,13 +69,15 @@ describe('400 bad_request', () => {
 
   it('refuses a body that is not declared application/json, and accepts a charset', async () => {
     const t = trader();
-    const body = JSON.stringify(market(t.login));
+    // Distinct bodies: two calls in the same millisecond with one body would carry one signature,
+    // and the second would rightly be refused as a replay.
+    const body = (clientId: string): string => JSON.stringify(market(t.login, { client_id: clientId }));
     await refusedWithoutChange(t.api, t.login, [
-      () => t.api.post('/v1/orders', body, { contentType: 'text/plain' }),
-      () => t.api.post('/v1/orders', body, { contentType: null }),
-      () => t.api.post('/v1/orders', body, { contentType: 'application/jsonx' }),
+      () => t.api.post('/v1/orders', body('ct-text'), { contentType: 'text/plain' }),
+      () => t.api.post('/v1/orders', body('ct-none'), { contentType: null }),
+      () => t.api.post('/v1/orders', body('ct-jsonx'), { contentType: 'application/jsonx' }),
     ], (res) => expectError(res, 'bad_request', null));
-    const res = await t.api.post('/v1/orders', body, { contentType: 'application/json; charset=utf-8' });
+    const res = await t.api.post('/v1/orders', body('ct-charset'), { contentType: 'application/json; charset=utf-8' });
     expect(res.status, res.text).toBe(200);
   });
 

@@ -63,10 +63,14 @@ export function send(port: number, method: string, path: string, opts: SendOptio
 }
 
 export class RestClient {
+  /** Identical calls in one millisecond would share a signature, and the second be a replay. */
+  private lastTs = 0;
+
   constructor(readonly port: number, readonly cred: Credentials) {}
 
   call(method: string, path: string, opts: SignOptions = {}): Promise<Answer> {
-    const ts = opts.ts ?? String(Date.now());
+    this.lastTs = Math.max(Date.now(), this.lastTs + 1);
+    const ts = opts.ts ?? String(this.lastTs);
     const body = opts.body ?? '';
     let sig = opts.signature ?? hmacHex(this.cred.secret, ts, method, path, body);
     if (opts.upperHex) sig = sig.toUpperCase();
