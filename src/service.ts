@@ -106,7 +106,8 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
     ? uWS.SSLApp({ cert_file_name: config.http.tls.cert, key_file_name: config.http.tls.key })
     : uWS.App();
   httpApp.get('/health', (res, req) => {
-    const ex = new Exchange(res, req);
+    const ex = Exchange.open(res, req);
+    if (!ex) return;
     if (ready) ex.json(200, { status: 'ok' });
     else ex.json(503, { status: 'starting' });
   });

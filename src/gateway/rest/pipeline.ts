@@ -56,7 +56,8 @@ export class RestPipeline {
     const withBody = isTrade(route.method);
     const maxBodyBytes = this.ctx.config.http.max_body_bytes;
     return (res, req) => {
-      const ex = new Exchange(res, req);
+      const ex = Exchange.open(res, req);
+      if (!ex) return;
       const c = this.capture(ex, req, paramCount, withBody);
       // GETs are signed over an empty body; a request lacking a credential needs no body to be refused.
       if (!withBody || c.keyId === '' || c.timestamp === '' || c.signature === '') {
@@ -73,7 +74,8 @@ export class RestPipeline {
   /** Every path and method no route claims: 404 in the error shape, limited per address. */
   unknownRoute(): UwsHandler {
     return (res, req) => {
-      const ex = new Exchange(res, req);
+      const ex = Exchange.open(res, req);
+      if (!ex) return;
       const verdict = this.limiter.anonymous(this.addressOf(ex, this.forwardedFor(req))(), this.ctx.clock.nowMs());
       const err = verdict.allowed
         ? new ApiError('not_found', `no route ${ex.method} ${echo(ex.path)}`)

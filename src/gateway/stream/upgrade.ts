@@ -38,7 +38,8 @@ type UpgradeDeps = Pick<GatewayContext, 'auth' | 'clock' | 'trustedProxies' | 'c
 export function upgradeHandler(ctx: UpgradeDeps, counter: ConnectionCounter) {
   const max = ctx.config.stream.max_connections_per_key;
   return (res: HttpResponse, req: HttpRequest, context: us_socket_context_t): void => {
-    const ex = new Exchange(res, req);
+    const ex = Exchange.open(res, req);
+    if (!ex) return;
     // The request object is valid only now: read everything first.
     const keyId = req.getQuery('key') ?? '';
     const timestamp = req.getQuery('ts') ?? '';

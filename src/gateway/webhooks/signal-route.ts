@@ -10,7 +10,8 @@ import { MAX_SIGNAL_BODY_BYTES, type SignalDesk } from './signal-desk.js';
 
 export function registerSignalRoute(app: TemplatedApp, ctx: Pick<GatewayContext, 'log' | 'trustedProxies'>, desk: SignalDesk): void {
   app.post('/v1/signal/:id', (res, req) => {
-    const ex = new Exchange(res, req);
+    const ex = Exchange.open(res, req);
+    if (!ex) return;
     // The request object is gone after the first await: read everything now.
     const webhookId = req.getParameter(0) ?? '';
     const signature = req.getHeader('x-svc-signature');
