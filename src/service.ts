@@ -115,7 +115,7 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
   const consoleApp = uWS.App();
   const admin = resolveAdminToken(config);
   const rest = registerRest(httpApp, ctx);
-  const stream = registerStream(httpApp, ctx);
+  const stream = registerStream(httpApp, ctx, rest.limiter);
   const webhooks = await registerWebhooks(httpApp, ctx);
   const consoleService = registerConsole(consoleApp, ctx, { adminToken: admin.token, stats: rest.stats, webhooks });
   const fix = await startFixGateway(ctx, onFatal);

@@ -14,7 +14,7 @@ import { authenticate } from '../auth/verify.js';
 import type { GatewayContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import { Exchange, serve } from '../http.js';
-import type { LimitVerdict, RestLimiter } from '../limits/rest-limiter.js';
+import { rateLimited, type LimitVerdict, type RestLimiter } from '../limits/rest-limiter.js';
 import type { KeyStatsBook } from '../stats/key-stats-book.js';
 import { echo, endpointOf, isTrade, type Reply, type RestRoute } from './route.js';
 
@@ -38,10 +38,6 @@ const EMPTY_BODY = Buffer.alloc(0);
 const NO_PARAMS: readonly string[] = [];
 
 const elapsedUs = (ex: Exchange): number => Number(process.hrtime.bigint() - ex.startedNs) / 1000;
-
-function rateLimited(verdict: LimitVerdict, what: string): ApiError {
-  return new ApiError('rate_limited', `${what}: retry in ${verdict.retryAfterS ?? 1} s`);
-}
 
 export class RestPipeline {
   constructor(
@@ -76,11 +72,10 @@ export class RestPipeline {
     return (res, req) => {
       const ex = Exchange.open(res, req);
       if (!ex) return;
-      const verdict = this.limiter.anonymous(this.addressOf(ex, this.forwardedFor(req))(), this.ctx.clock.nowMs());
-      const err = verdict.allowed
-        ? new ApiError('not_found', `no route ${ex.method} ${echo(ex.path)}`)
-        : rateLimited(verdict, 'too many unauthenticated requests from this address');
-      ex.fail(err, verdict.headers);
+      const { error, verdict } = this.limiter.unauthenticated(
+        this.addressOf(ex, this.forwardedFor(req))(), this.ctx.clock.nowMs(), new ApiError('not_found', `no route ${ex.method} ${echo(ex.path)}`),
+      );
+      ex.fail(error, verdict.headers);
     };
   }
 
@@ -139,8 +134,9 @@ export class RestPipeline {
           keyId: c.keyId, timestamp: c.timestamp, signature: c.signature, method: ex.method, url: ex.url, body, ip,
         }, nowMs);
       } catch (err) {
-        verdict = limiter.anonymous(c.ip(), nowMs);
-        throw verdict.allowed ? err : rateLimited(verdict, 'too many unauthenticated requests from this address');
+        const answer = limiter.unauthenticated(c.ip(), nowMs, err);
+        verdict = answer.verdict;
+        throw answer.error;
       }
       const { id, login, rateLimit, scopes } = key.record;
       const trade = isTrade(route.method);

@@ -19,6 +19,8 @@ const UWS_METHOD: Readonly<Record<RestMethod, 'get' | 'post' | 'del'>> = { GET: 
 export interface RestService {
   /** Per-key statistics, for the console. */
   readonly stats: KeyStatsBook;
+  /** The buckets, for the stream's upgrades (one anonymous bucket per address for both). */
+  readonly limiter: RestLimiter;
   /** Stops the timers and saves the statistics (call before the store closes). */
   close(): Promise<void>;
 }
@@ -39,6 +41,7 @@ export function registerRest(app: TemplatedApp, ctx: GatewayContext): RestServic
   const stopSaving = stats.autosave(KEY_STATS_SAVE_MS, ctx.log);
   return {
     stats,
+    limiter,
     async close() {
       clearInterval(sweep);
       await stopSaving();

@@ -4,6 +4,7 @@
 import type { TemplatedApp, WebSocket, WebSocketBehavior } from 'uWebSockets.js';
 import { keyRefusal } from '../auth/verify.js';
 import type { GatewayContext } from '../context.js';
+import type { RestLimiter } from '../limits/rest-limiter.js';
 import { AccountStream } from './account.js';
 import { CLOSE_POLICY, FlushQueue, StreamConnection, type Session } from './connection.js';
 import { EventStream } from './events.js';
@@ -31,7 +32,7 @@ export class StreamHub {
   private readonly stopQuotes: () => void;
   private closed = false;
 
-  constructor(private readonly app: TemplatedApp, private readonly ctx: GatewayContext) {
+  constructor(private readonly app: TemplatedApp, private readonly ctx: GatewayContext, private readonly limiter: RestLimiter) {
     const s = ctx.config.stream;
     const t = STREAM_TUNING;
     this.fanout = new QuoteFanout(app, ctx.symbols.values(), (symbol) => ctx.market.last(symbol), {
@@ -74,7 +75,7 @@ export class StreamHub {
       // ours, and we close a connection past stream.max_buffer_bytes ourselves, with 1008.
       maxBackpressure: s.max_buffer_bytes * 2 + STREAM_TUNING.maxPayloadBytes,
       closeOnBackpressureLimit: 0,
-      upgrade: upgradeHandler(this.ctx, this.counter),
+      upgrade: upgradeHandler(this.ctx, this.counter, this.limiter),
       open: (ws) => this.open(ws),
       message: (ws, data, isBinary) => this.message(ws, data, isBinary),
       drain: (ws) => this.drain(ws),
