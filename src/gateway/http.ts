@@ -6,6 +6,7 @@
 // front may take another one, and the bytes between the two would be a second request to one of
 // them. `Exchange.open` refuses a request whose Content-Length headers disagree, before any route
 // sees it: 400 and the connection closed. Identical repeats are one length (RFC 9110, 8.6).
+import { isUtf8 } from 'node:buffer';
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import { ApiError, errorBody, statusLine } from './errors.js';
 import { nextRequestId } from './request-id.js';
@@ -111,9 +112,13 @@ function conflictingLengths(req: HttpRequest): boolean {
   return conflict;
 }
 
-/** Parses a JSON object body; anything else is bad_request naming the problem. */
+/**
+ * Parses a JSON object body; anything else is bad_request naming the problem. JSON is UTF-8 (RFC
+ * 8259): other bytes are refused rather than read as U+FFFD, which would make different texts one.
+ */
 export function parseJsonObject(body: Buffer): Record<string, unknown> {
   if (body.length === 0) throw new ApiError('bad_request', 'request body is empty; a JSON object is required');
+  if (!isUtf8(body)) throw new ApiError('bad_request', 'request body is not valid UTF-8');
   let value: unknown;
   try {
     value = JSON.parse(body.toString('utf8'));
