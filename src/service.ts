@@ -11,7 +11,7 @@ import { startFixGateway } from './fix/start.js';
 import { resolveAdminToken } from './console/operator-auth.js';
 import type { SymbolSpec } from './engine/types.js';
 import { KeyRing } from './gateway/auth/key-ring.js';
-import { ReplayGuard } from './gateway/auth/replay-guard.js';
+import { openReplayGuard, saveReplayGuard } from './gateway/auth/replay-memory.js';
 import { TIMESTAMP_WINDOW_MS } from './gateway/auth/verify.js';
 import type { GatewayContext } from './gateway/context.js';
 import { Exchange } from './gateway/http.js';
@@ -95,9 +95,13 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
   market.subscribe((quote) => { readModel.onQuote(quote); pool.tick(quote); });
   market.start();
 
+  const replays = await openReplayGuard(store, TIMESTAMP_WINDOW_MS, systemClock.nowMs());
+  if (replays.previous === 'unclean') {
+    log.warn({ refuse_before_ms: replays.guard.fenceMs }, 'replay guard: the last stop was not clean; POST and DELETE signed before refuse_before_ms are refused');
+  }
   const ctx: GatewayContext = {
     config, log, clock: systemClock, store, box, symbols, market, pool, readModel,
-    auth: { keys: new KeyRing(store, box), replays: new ReplayGuard(TIMESTAMP_WINDOW_MS) },
+    auth: { keys: new KeyRing(store, box), replays: replays.guard },
     trustedProxies: config.trusted_proxies.map((t) => parseCidr(t) as Cidr),
   };
 
@@ -138,6 +142,8 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
     async stop() {
       ready = false;
       for (const l of listeners) l.close();
+      // Open keep-alive connections may still send requests: from here on the guard refuses them.
+      await saveReplayGuard(store, replays.guard, systemClock.nowMs());
       stream.close();
       await rest.close();
       await fix.close();
