@@ -9,7 +9,8 @@ import { ApiError, apiErrorOf } from './errors.js';
 import { signedStreamUrl } from './signing.js';
 import { SubscriptionBook, type WireOp } from './subscriptions.js';
 import type {
-  AccountMessage, AckMessage, OrderMessage, PositionMessage, QuoteMessage, ServerMessage, SnapshotMessage, StreamChannel, StreamErrorMessage,
+  AccountMessage, AckMessage, OrderMessage, PositionMessage, QuoteMessage, ServerMessage, SnapshotEndMessage, SnapshotMessage, StreamChannel,
+  StreamErrorMessage,
 } from './types.js';
 
 export interface StreamClientOptions {
@@ -45,7 +46,10 @@ export interface StreamHandlers {
   order: (m: OrderMessage) => void;
   position: (m: PositionMessage) => void;
   account: (m: AccountMessage) => void;
+  /** Once per page of a snapshot... */
   snapshot: (m: SnapshotMessage) => void;
+  /** ...and once after its last page. */
+  snapshotEnd: (m: SnapshotEndMessage) => void;
   heartbeat: (ts: number) => void;
   open: () => void;
   disconnect: (info: DisconnectInfo) => void;
@@ -67,7 +71,7 @@ interface PendingOp {
 
 export class StreamClient {
   private readonly handlers: Handlers = {
-    quote: [], order: [], position: [], account: [], snapshot: [], heartbeat: [], open: [], disconnect: [], gap: [], error: [],
+    quote: [], order: [], position: [], account: [], snapshot: [], snapshotEnd: [], heartbeat: [], open: [], disconnect: [], gap: [], error: [],
   };
   private readonly backoff: Backoff;
   private readonly nowMs: () => number;
@@ -240,6 +244,7 @@ export class StreamClient {
       case 'position': if (this.book.fresh(m.login, m.seq)) this.emit('position', m); return;
       case 'account': this.emit('account', m); return;
       case 'snapshot': this.book.snapshot(m.login, m.seq); this.emit('snapshot', m); return;
+      case 'snapshot_end': this.emit('snapshotEnd', m); return;
       case 'heartbeat': this.emit('heartbeat', m.ts); return;
       case 'subscribed': case 'unsubscribed': this.acked(m); return;
       case 'pong': {

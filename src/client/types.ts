@@ -122,14 +122,29 @@ export interface PositionMessage extends Position {
   readonly ts: number;
 }
 
+/** One page of a snapshot; the pages of one snapshot share its seq, and a `snapshot_end` follows the last. */
 export interface SnapshotMessage {
   readonly channel: 'snapshot';
   readonly login: string;
   /** The account's last event seq the snapshot includes. */
   readonly seq: number;
   readonly ts: number;
+  /** 1, 2, ... */
+  readonly page: number;
+  /** This page's share, when positions were subscribed. */
   readonly positions?: readonly Position[];
   readonly orders?: readonly Order[];
+}
+
+export interface SnapshotEndMessage {
+  readonly channel: 'snapshot_end';
+  readonly login: string;
+  readonly seq: number;
+  readonly ts: number;
+  readonly pages: number;
+  /** Positions (orders) in all the pages, when subscribed. */
+  readonly position_count?: number;
+  readonly order_count?: number;
 }
 
 export interface AccountMessage {
@@ -164,6 +179,6 @@ export interface StreamErrorMessage {
 }
 
 export type ServerMessage =
-  | QuoteMessage | OrderMessage | PositionMessage | SnapshotMessage | AccountMessage | AckMessage | StreamErrorMessage
+  | QuoteMessage | OrderMessage | PositionMessage | SnapshotMessage | SnapshotEndMessage | AccountMessage | AckMessage | StreamErrorMessage
   | { readonly channel: 'pong'; readonly id: number | string | null; readonly ts: number }
   | { readonly channel: 'heartbeat'; readonly ts: number };

@@ -46,7 +46,13 @@ export class StreamHub {
     });
     this.events = new EventStream(
       { events: (login) => ctx.store.accountDbs(login).events, readModel: ctx.readModel, symbols: ctx.symbols, clock: ctx.clock },
-      { chunkEvents: t.replayChunkEvents, pauseAtBytes: Math.floor(s.max_buffer_bytes / 4), retryMs: t.replayRetryMs, maxHeldEvents: t.maxHeldEvents },
+      {
+        chunkEvents: t.replayChunkEvents,
+        pageBytes: Math.min(t.snapshotPageBytes, Math.floor(s.max_buffer_bytes / 4)),
+        pauseAtBytes: Math.floor(s.max_buffer_bytes / 4),
+        retryMs: t.replayRetryMs,
+        maxHeldEvents: t.maxHeldEvents,
+      },
     );
     this.accounts = new AccountStream(ctx.readModel, ctx.clock, t.accountThrottleMs);
     this.stopQuotes = ctx.market.subscribe((quote) => {
