@@ -9,7 +9,7 @@ import { AccountStream } from './account.js';
 import { CLOSE_POLICY, FlushQueue, StreamConnection, type Session } from './connection.js';
 import { EventStream } from './events.js';
 import { ackText, errorText, heartbeatText, internalErrorText, pongText, StreamError } from './messages.js';
-import { EVENT_CHANNELS, parseOp, type ClientOp, type EventChannel, type SubscribeOp, type UnsubscribeOp } from './ops.js';
+import { EVENT_CHANNELS, parseOp, type ClientOp, type EventChannel, type OpId, type SubscribeOp, type UnsubscribeOp } from './ops.js';
 import { QuoteFanout } from './quotes.js';
 import { STREAM_TUNING } from './tuning.js';
 import { ConnectionCounter, upgradeHandler } from './upgrade.js';
@@ -166,22 +166,24 @@ export class StreamHub {
       conn.push(errorText(null, new StreamError('bad_request', 'binary frames are not accepted: send JSON text frames')));
       return;
     }
-    const parsed = parseOp(Buffer.from(data).toString('utf8'));
-    if (!parsed.ok) {
-      const p = parsed.problem;
-      conn.push(errorText(p.id, new StreamError('bad_request', p.message, p.field)));
-      return;
-    }
+    let id: OpId = null;
     try {
+      const parsed = parseOp(Buffer.from(data).toString('utf8'));
+      if (!parsed.ok) {
+        const p = parsed.problem;
+        conn.push(errorText(p.id, new StreamError('bad_request', p.message, p.field)));
+        return;
+      }
+      id = parsed.op.id;
       this.handle(conn, parsed.op);
     } catch (err) {
       if (err instanceof StreamError) {
-        conn.push(errorText(parsed.op.id, err));
+        conn.push(errorText(id, err));
         return;
       }
       // A bug, never the client's doing: logged, answered, and the connection goes on.
-      conn.log.error({ err, op: parsed.op.op }, 'stream op failed');
-      conn.push(internalErrorText(parsed.op.id));
+      conn.log.error({ err }, 'stream op failed');
+      conn.push(internalErrorText(id));
     }
   }
 
