@@ -90,6 +90,22 @@ describe('deep and big JSON', () => {
     expect(server.logs.filter((l) => l.level >= 50)).toEqual([]);
   }, 120_000);
 
+  it('at the console\'s other parsers (public login, webhook and key creation): 400 naming the field', async () => {
+    const deep = nested('array', 30_000);
+    const cases: [string, string, string][] = [
+      ['/console/api/login', `{"user":${deep},"password":"x","totp":"123456"}`, 'user'],
+      ['/console/api/webhooks', `{"id":"wh-deep","user":"u1","secret":"wh-deep-secret-0123456789","symbols":${deep},"targets":[]}`, 'symbols'],
+      ['/console/api/keys', `{"name":${deep},"login":"${MAIN_LOGIN}","scopes":["read"]}`, 'name'],
+    ];
+    for (const [route, body, field] of cases) {
+      const res = await send(server.consolePort, 'POST', route, { body, headers: { authorization: `Bearer ${server.adminToken}` } });
+      expect(res.status, `${route}: ${res.text.slice(0, 300)}`).toBe(400);
+      expect(res.body.error.name).toBe('bad_request');
+      expect(res.body.error.message).toContain(field);
+    }
+    expect(server.logs.filter((l) => l.level >= 50)).toEqual([]);
+  });
+
   it('at a signal webhook: 400 within its 4 KiB, past it too; nothing traded', async () => {
     const before = (await new RestClient(server.httpPort, KEYS.other).get('/v1/positions')).body.data.length;
     const answers: Answer[] = [];
