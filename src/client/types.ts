@@ -8,7 +8,7 @@ export type AccountType = 'live' | 'demo';
 
 export type ErrorName =
   | 'bad_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'duplicate_client_id'
-  | 'invalid_order' | 'kill_switch_active' | 'rate_limited' | 'market_closed' | 'internal_error';
+  | 'invalid_order' | 'kill_switch_active' | 'rate_limited' | 'market_closed' | 'unavailable' | 'internal_error';
 
 /** A list page (DECISIONS: `limit` default 500, max 1000; `next_cursor` null at the end). */
 export interface Page<T> { readonly data: readonly T[]; readonly next_cursor: string | null }

@@ -7,9 +7,11 @@ import type { Clock } from '../market/clock.js';
 import type { UserRecord } from '../store/records.js';
 import type { SecretBox } from '../store/secret-box.js';
 import type { Store } from '../store/store.js';
+import { table } from '../store/table.js';
 import { acceptedStep } from '../util/totp.js';
 
-export const TOTP_STEPS_DB = 'totp_steps';
+/** user → the last TOTP time step accepted. */
+export const TOTP_STEPS = table<string, number>('totp_steps');
 
 export class TotpGuard {
   private readonly lastSteps = new Map<string, number>();
@@ -39,5 +41,5 @@ export class TotpGuard {
     return step;
   }
 
-  private db() { return this.store.db<number>(TOTP_STEPS_DB); }
+  private db() { return this.store.table(TOTP_STEPS); }
 }

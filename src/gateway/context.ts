@@ -5,6 +5,7 @@ import type { Clock } from '../market/clock.js';
 import type { Market } from '../market/market.js';
 import type { ShardPool } from '../shard/pool.js';
 import type { ReadModel } from '../shard/read-model.js';
+import type { ShardHistory } from '../shard/history.js';
 import type { SecretBox } from '../store/secret-box.js';
 import type { Store } from '../store/store.js';
 import type { Logger } from '../util/log.js';
@@ -21,6 +22,8 @@ export interface GatewayContext {
   readonly market: Market;
   readonly pool: ShardPool;
   readonly readModel: ReadModel;
+  /** The shards' events and orders as the main thread may read them. */
+  readonly history: ShardHistory;
   readonly auth: Authenticator;
   readonly trustedProxies: readonly Cidr[];
 }

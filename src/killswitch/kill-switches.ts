@@ -8,7 +8,7 @@ import { ApiError } from '../gateway/errors.js';
 import type { WebhookBook } from '../gateway/webhooks/webhook-book.js';
 import { iso } from '../gateway/wire.js';
 import type { ReadModel } from '../shard/read-model.js';
-import type { UserRecord } from '../store/records.js';
+import { USERS, type UserRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { armed, KillStore, type KillSwitchLogEntry, type KillSwitchRecord } from './kill-store.js';
 import type { FailedEntry, KillReport } from './report.js';
@@ -138,7 +138,7 @@ export class KillSwitches {
     return [...this.deps.readModel.allAccounts()].filter((a) => a.user === user).map((a) => a.login).sort();
   }
 
-  private userRecord(user: string): UserRecord | undefined { return this.deps.store.db<UserRecord>('users').get(user); }
+  private userRecord(user: string): UserRecord | undefined { return this.deps.store.table(USERS).get(user); }
 
   private requireUser(user: string): UserRecord {
     const record = this.userRecord(user);

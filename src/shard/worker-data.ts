@@ -1,5 +1,5 @@
 // What the main thread hands a shard worker at start (structured-cloned; SharedArrayBuffers shared).
-import type { Durability, LogLevel } from '../config/types.js';
+import type { AppConfig, Durability, LogLevel, ShardIdle } from '../config/types.js';
 import type { SymbolSpec } from '../engine/types.js';
 import type { RingChannel } from '../ring/index.js';
 
@@ -8,6 +8,8 @@ export interface ShardWorkerData {
   readonly shards: number;
   readonly dataDir: string;
   readonly durability: Durability;
+  readonly idle: ShardIdle;
+  readonly journal: AppConfig['journal'];
   readonly logLevel: LogLevel;
   readonly symbols: readonly SymbolSpec[];
   readonly board: { readonly sab: SharedArrayBuffer; readonly symbols: readonly string[] };

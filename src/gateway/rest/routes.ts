@@ -3,8 +3,7 @@
 import type { TemplatedApp } from 'uWebSockets.js';
 import type { GatewayContext } from '../context.js';
 import { RestLimiter } from '../limits/rest-limiter.js';
-import { KEY_STATS_DB, KEY_STATS_SAVE_MS, KeyStatsBook } from '../stats/key-stats-book.js';
-import type { KeyStatsRecord } from '../stats/key-stats.js';
+import { KEY_STATS, KEY_STATS_SAVE_MS, KeyStatsBook } from '../stats/key-stats-book.js';
 import { accountRoutes } from './accounts.js';
 import { orderRoutes } from './orders.js';
 import { RestPipeline } from './pipeline.js';
@@ -29,7 +28,7 @@ export function restRoutes(ctx: GatewayContext): RestRoute[] {
 
 export function registerRest(app: TemplatedApp, ctx: GatewayContext): RestService {
   const limiter = new RestLimiter();
-  const stats = new KeyStatsBook(ctx.store.db<KeyStatsRecord>(KEY_STATS_DB));
+  const stats = new KeyStatsBook(ctx.store.table(KEY_STATS));
   const pipeline = new RestPipeline(ctx, limiter, stats);
   for (const route of restRoutes(ctx)) app[UWS_METHOD[route.method]](route.pattern, pipeline.handler(route));
   // uWS prefers static and parametric routes over wildcards, so this takes only what nothing else claims.

@@ -44,7 +44,7 @@ export class StreamHub {
       },
     });
     this.events = new EventStream(
-      { events: (login) => ctx.store.accountDbs(login).events, readModel: ctx.readModel, symbols: ctx.symbols, clock: ctx.clock },
+      { history: ctx.history, readModel: ctx.readModel, symbols: ctx.symbols, clock: ctx.clock },
       { chunkEvents: t.replayChunkEvents, pauseAtBytes: Math.floor(s.max_buffer_bytes / 4), retryMs: t.replayRetryMs, maxHeldEvents: t.maxHeldEvents },
     );
     this.accounts = new AccountStream(ctx.readModel, ctx.clock, t.accountThrottleMs);
@@ -52,10 +52,9 @@ export class StreamHub {
       this.fanout.onQuote(quote);
       this.accounts.onQuote();
     });
-    ctx.pool.onBatch((batch) => {
-      if (this.closed) return;
-      this.events.onBatch(batch.events);
-      this.accounts.onAccounts(batch.accounts);
+    ctx.pool.client.listen({
+      events: (events) => { if (!this.closed) this.events.onEvents(events); },
+      accounts: (accounts) => { if (!this.closed) this.accounts.onAccounts(accounts); },
     });
     this.heartbeat = setInterval(() => {
       const nowMs = ctx.clock.nowMs();
