@@ -18,6 +18,11 @@ export interface RecoveryOptions {
   readonly haltedKeys: readonly HaltedKey[];
   readonly nowMs: UnixMs;
   readonly checkpointHooks?: CheckpointHooks;
+  /**
+   * false: replay into memory only, writing and deleting nothing (inspecting a data dir, as
+   * `tas state` does). Default true.
+   */
+  readonly persist?: boolean;
 }
 
 export interface Recovered {
@@ -51,6 +56,7 @@ export function recoverShard(store: ShardStore, io: JournalIo, opts: RecoveryOpt
     if (cmd.kind === 'tick') checkpoint.noteQuote(lsn, cmd.quote);
     checkpoint.note(lsn, outcome);
   });
+  if (opts.persist === false) return { engine, checkpoint, nextLsn: journal.lastLsn + 1, journal };
   if (journal.replayed > 0) checkpoint.writeSync(engine.idCounter);
   // A spare, zero-filled for the next run, stays.
   for (const file of journal.files) io.remove(file);
