@@ -1,7 +1,6 @@
 // Start-up and shutdown of the whole service, in dependency order: store and fixture, market,
 // shards (accounts upserted through their single writer), read model, listeners. `/health` says ok
 // only once every listener and shard is up; the `ready` log line carries the bound ports.
-import uWS from 'uWebSockets.js';
 import type { StartOptions } from './config/types.js';
 import { registerConsole } from './console/register.js';
 import { registerRest } from './gateway/rest/routes.js';
@@ -16,6 +15,7 @@ import { TIMESTAMP_WINDOW_MS } from './gateway/auth/verify.js';
 import type { GatewayContext } from './gateway/context.js';
 import { Exchange } from './gateway/http.js';
 import { listen, type Listening } from './gateway/listen.js';
+import { uws } from './gateway/uws.js';
 import { systemClock, systemScheduler } from './market/clock.js';
 import { Market } from './market/market.js';
 import { marketSymbolOf } from './market/market-symbol.js';
@@ -102,6 +102,7 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
   };
 
   let ready = false;
+  const uWS = uws();
   const httpApp = config.http.tls.cert && config.http.tls.key
     ? uWS.SSLApp({ cert_file_name: config.http.tls.cert, key_file_name: config.http.tls.key })
     : uWS.App();

@@ -90,7 +90,7 @@ export class RestPipeline {
       signature: req.getHeader('x-svc-signature'),
       contentType: withBody ? req.getHeader('content-type') : '',
       ip: this.addressOf(ex, this.forwardedFor(req)),
-      params: paramCount === 0 ? NO_PARAMS : Array.from({ length: paramCount }, (_, i) => req.getParameter(i)),
+      params: paramCount === 0 ? NO_PARAMS : Array.from({ length: paramCount }, (_, i) => req.getParameter(i) ?? ''),
     };
   }
 

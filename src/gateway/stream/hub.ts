@@ -73,7 +73,7 @@ export class StreamHub {
       // uWS must never drop a message on its own (events are never dropped): its limit sits above
       // ours, and we close a connection past stream.max_buffer_bytes ourselves, with 1008.
       maxBackpressure: s.max_buffer_bytes * 2 + STREAM_TUNING.maxPayloadBytes,
-      closeOnBackpressureLimit: 0,
+      closeOnBackpressureLimit: false,
       upgrade: upgradeHandler(this.ctx, this.counter),
       open: (ws) => this.open(ws),
       message: (ws, data, isBinary) => this.message(ws, data, isBinary),
