@@ -14,6 +14,10 @@ import { ReplayGuard } from './gateway/auth/replay-guard.js';
 import { TIMESTAMP_WINDOW_MS } from './gateway/auth/verify.js';
 import type { GatewayContext } from './gateway/context.js';
 import { Exchange } from './gateway/http.js';
+import { RestLimiter } from './gateway/limits/rest-limiter.js';
+import { poolShardStats } from './gateway/metrics/pool-shard-stats.js';
+import { ServiceMetrics } from './gateway/metrics/service-metrics.js';
+import { StoreOrderLookup } from './gateway/orders/store-order-lookup.js';
 import { listen, type Listening } from './gateway/listen.js';
 import { uws } from './gateway/uws.js';
 import { systemClock, systemScheduler } from './market/clock.js';
@@ -76,7 +80,9 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
     onFatal,
   });
   const readModel = new ReadModel(symbolList);
-  pool.onBatch((batch) => readModel.apply(batch));
+  const metrics = new ServiceMetrics();
+  pool.onBatch((batch) => { readModel.apply(batch); metrics.observeEvents(batch.events); });
+  metrics.readShards(poolShardStats(pool));
   readModel.load(store);
   for (const name of market.board.symbols) {
     const quote = market.board.read(name);
@@ -99,6 +105,9 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
     config, log, clock: systemClock, store, box, symbols, market, pool, readModel,
     auth: { keys: new KeyRing(store, box), replays: new ReplayGuard(TIMESTAMP_WINDOW_MS) },
     trustedProxies: config.trusted_proxies.map((t) => parseCidr(t) as Cidr),
+    limits: new RestLimiter(),
+    orders: new StoreOrderLookup(store, readModel),
+    metrics,
   };
 
   let ready = false;

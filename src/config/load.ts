@@ -85,7 +85,7 @@ function setAt(node: unknown, keys: readonly string[], value: unknown): unknown 
   return { ...object, [first]: setAt(object[first], rest, value) };
 }
 
-function packageFile(...parts: string[]): string {
+export function packageFile(...parts: string[]): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   while (!existsSync(path.join(dir, 'package.json'))) {
     const up = path.dirname(dir);

@@ -17,6 +17,7 @@ import { Connection } from './connection.js';
 import { hoursText, sessionConfigOf } from './fix-config.js';
 import { ShardBridge } from './shard-bridge.js';
 import { BoardQuotes, StoreKeys, StoreOrders } from './store-views.js';
+import { FixCounters } from '../gateway/metrics/fix-counters.js';
 import { TickReceiver } from './tick-ring.js';
 import { listenTls } from './tls-listener.js';
 import type { FixToMain, FixWorkerData, MainToFix } from './worker-data.js';
@@ -42,7 +43,7 @@ async function main(): Promise<void> {
     shards: bridge, orders: new StoreOrders(store), quotes: new BoardQuotes(board), keys: new StoreKeys(store, box), symbols,
     senderPrefix: data.fix.sender_prefix, hours: compileSession(data.fix.session), hoursText: hoursText(data.fix.session),
   };
-  const gateway = new FixGateway(deps, Date.now, log);
+  const gateway = new FixGateway(deps, Date.now, log, new FixCounters(data.counters));
   bridge.connect(gateway);
   const ticks = new TickReceiver(data.ticks);
   const config = sessionConfigOf(data.fix);

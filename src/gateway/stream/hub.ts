@@ -39,6 +39,7 @@ export class StreamHub {
       resumeAtBytes: Math.min(t.resumeAtBytes, Math.floor(s.max_buffer_bytes / 8)),
       hardLimitBytes: s.max_buffer_bytes,
       sweepMs: t.sweepMs,
+      onSkipped: (quotes) => ctx.metrics.quotesConflated(quotes),
       onConflation: (outlet, conflating, bufferedBytes) => {
         (outlet as StreamConnection).log.debug({ bufferedBytes }, conflating ? 'stream consumer slow: quotes conflated' : 'stream consumer caught up: quotes live');
       },
@@ -111,6 +112,7 @@ export class StreamHub {
     }, this.ctx.clock.nowMs(), this.ctx.log);
     session.conn = conn;
     this.conns.add(conn);
+    this.ctx.metrics.wsOpen();
     ws.subscribe(HEARTBEAT_TOPIC);
     conn.log.debug({ login: session.login, ip: session.ip }, 'stream open');
   }
@@ -122,6 +124,7 @@ export class StreamHub {
     if (!conn) return;
     conn.markClosed();
     this.conns.delete(conn);
+    this.ctx.metrics.wsClose();
     this.fanout.drop(conn);
     this.events.drop(conn);
     this.accounts.drop(conn);
