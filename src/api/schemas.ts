@@ -11,6 +11,12 @@ const unixMs = { type: 'integer', minimum: 0, description: 'Unix time in millise
 const isoTime = { type: 'string', format: 'date-time', description: 'ISO 8601 UTC with milliseconds' } as const;
 const cursor = { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last page.' } as const;
 
+/** A list page (DECISIONS: `limit` and `cursor`; `next_cursor` null at the end). */
+const pageOf = <const Item>(items: Item) => ({
+  type: 'object', additionalProperties: false, required: ['data', 'next_cursor'],
+  properties: { data: { type: 'array', items }, next_cursor: cursor },
+}) as const;
+
 export const SideSchema = { type: 'string', enum: ['buy', 'sell'] } as const;
 export const SourceSchema = { type: 'string', enum: ['manual', 'api', 'webhook', 'strategy', 'copy'] } as const;
 export const OrderStatusSchema = { type: 'string', enum: ['pending', 'filled', 'cancelled', 'rejected'] } as const;
@@ -44,10 +50,7 @@ export const OrderSchema = {
   },
 } as const;
 
-export const OrderListSchema = {
-  type: 'object', additionalProperties: false, required: ['data', 'next_cursor'],
-  properties: { data: { type: 'array', items: OrderSchema }, next_cursor: cursor },
-} as const;
+export const OrderListSchema = pageOf(OrderSchema);
 
 export const PositionSchema = {
   type: 'object',
@@ -69,10 +72,7 @@ export const PositionSchema = {
   },
 } as const;
 
-export const PositionListSchema = {
-  type: 'object', additionalProperties: false, required: ['data', 'next_cursor'],
-  properties: { data: { type: 'array', items: PositionSchema }, next_cursor: cursor },
-} as const;
+export const PositionListSchema = pageOf(PositionSchema);
 
 export const CloseResultSchema = {
   type: 'object', additionalProperties: false, required: ['ticket', 'status', 'close_price', 'profit', 'volume'],
@@ -97,10 +97,7 @@ export const AccountItemSchema = {
   properties: accountCore,
 } as const;
 
-export const AccountListSchema = {
-  type: 'object', additionalProperties: false, required: ['data', 'next_cursor'],
-  properties: { data: { type: 'array', items: AccountItemSchema }, next_cursor: cursor },
-} as const;
+export const AccountListSchema = pageOf(AccountItemSchema);
 
 export const AccountDetailSchema = {
   type: 'object', additionalProperties: false,
@@ -134,10 +131,7 @@ export const SymbolSchema = {
   },
 } as const;
 
-export const SymbolListSchema = {
-  type: 'object', additionalProperties: false, required: ['data', 'next_cursor'],
-  properties: { data: { type: 'array', items: SymbolSchema }, next_cursor: cursor },
-} as const;
+export const SymbolListSchema = pageOf(SymbolSchema);
 
 export const ServerTimeSchema = {
   type: 'object', additionalProperties: false, required: ['time_ms', 'time'],
