@@ -1,7 +1,6 @@
 // Start-up and shutdown of the whole service, in dependency order: store and fixture, market,
 // shards (accounts upserted through their single writer), read model, listeners. `/health` says ok
 // only once every listener and shard is up; the `ready` log line carries the bound ports.
-import uWS from 'uWebSockets.js';
 import type { StartOptions } from './config/types.js';
 import { registerConsole } from './console/register.js';
 import { registerRest } from './gateway/rest/routes.js';
@@ -15,7 +14,12 @@ import { ReplayGuard } from './gateway/auth/replay-guard.js';
 import { TIMESTAMP_WINDOW_MS } from './gateway/auth/verify.js';
 import type { GatewayContext } from './gateway/context.js';
 import { Exchange } from './gateway/http.js';
+import { RestLimiter } from './gateway/limits/rest-limiter.js';
+import { poolShardStats } from './gateway/metrics/pool-shard-stats.js';
+import { ServiceMetrics } from './gateway/metrics/service-metrics.js';
+import { HistoryOrderLookup } from './gateway/orders/history-order-lookup.js';
 import { listen, type Listening } from './gateway/listen.js';
+import { uws } from './gateway/uws.js';
 import { systemClock, systemScheduler } from './market/clock.js';
 import { Market } from './market/market.js';
 import { marketSymbolOf } from './market/market-symbol.js';
@@ -88,8 +92,11 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
   // arrives through the client, which delivers nothing before it runs.
   const readModel = new ReadModel(symbolList);
   const history = new ShardHistory(store.shards);
+  const metrics = new ServiceMetrics();
   pool.client.listen(readModel);
   pool.client.listen(history);
+  pool.client.listen({ events: (events) => metrics.observeEvents(events) });
+  metrics.readShards(poolShardStats(pool));
   readModel.load(store.shards);
   pool.run();
   for (const name of market.board.symbols) {
@@ -113,9 +120,13 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
     config, log, clock: systemClock, store, box, symbols, market, pool, readModel, history,
     auth: { keys: new KeyRing(store, box), replays: new ReplayGuard(TIMESTAMP_WINDOW_MS) },
     trustedProxies: config.trusted_proxies.map((t) => parseCidr(t) as Cidr),
+    limits: new RestLimiter(),
+    orders: new HistoryOrderLookup(history),
+    metrics,
   };
 
   let ready = false;
+  const uWS = uws();
   const httpApp = config.http.tls.cert && config.http.tls.key
     ? uWS.SSLApp({ cert_file_name: config.http.tls.cert, key_file_name: config.http.tls.key })
     : uWS.App();

@@ -110,6 +110,7 @@ export function registerKeyRoutes(router: ConsoleRouter, stats: KeyStatsBook): v
     // Stored first: a shard loads the halted keys from the store when it starts.
     await save(deps, next);
     await callShard(deps, next.login, { kind: 'keyHalt', login: next.login, keyId: next.id, active });
+    if (active && !before.halted) deps.metrics.killSwitchTriggered('key');
     call.detail = { kill_switch: { from: before.halted, to: active } };
     call.reply(200, keyStateJson(next, call.nowMs));
   });

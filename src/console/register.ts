@@ -11,6 +11,7 @@ import { registerAccountRoutes } from './account-routes.js';
 import { AuditLog } from './audit-log.js';
 import { registerAuditRoutes } from './audit-routes.js';
 import { registerKeyRoutes } from './key-routes.js';
+import { registerMetricsRoute } from './metrics-route.js';
 import { registerKillSwitchRoutes } from './kill-switch-routes.js';
 import { IpThrottle, Lockout } from './lockout.js';
 import { registerOperatorRoutes } from './operator-routes.js';
@@ -51,6 +52,7 @@ export function registerConsole(app: TemplatedApp, ctx: GatewayContext, parts: C
   registerKillSwitchRoutes(router, parts.webhooks.kills);
   registerWebhookRoutes(router, parts.webhooks.book, parts.webhooks.signalLog);
   registerAuditRoutes(router);
+  registerMetricsRoute(router, ctx.metrics);
   router.route({ method: 'get', path: '/console/api/routes', access: 'member', body: 'none', action: 'routes.list' }, (call) => {
     call.reply(200, { data: router.routes.map((r) => ({ method: r.method === 'del' ? 'DELETE' : r.method.toUpperCase(), path: r.path, access: r.access, action: r.action })) });
   });

@@ -19,6 +19,7 @@ import { FixShardLink } from './shard-link.js';
 import { ShardClient } from '../shard/client.js';
 import { RingTransport } from '../shard/ring-transport.js';
 import { BoardQuotes, StoreKeys } from './store-views.js';
+import { FixCounters } from '../gateway/metrics/fix-counters.js';
 import { TickReceiver } from './tick-ring.js';
 import { listenTls } from './tls-listener.js';
 import type { FixToMain, FixWorkerData, MainToFix } from './worker-data.js';
@@ -47,7 +48,7 @@ async function main(): Promise<void> {
     shards, quotes: new BoardQuotes(board), keys: new StoreKeys(store, box), symbols,
     senderPrefix: data.fix.sender_prefix, hours: compileSession(data.fix.session), hoursText: hoursText(data.fix.session),
   };
-  const gateway = new FixGateway(deps, Date.now, log);
+  const gateway = new FixGateway(deps, Date.now, log, new FixCounters(data.counters));
   shards.connect(gateway);
   const ticks = new TickReceiver(data.ticks);
   const config = sessionConfigOf(data.fix);

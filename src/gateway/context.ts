@@ -10,6 +10,9 @@ import type { SecretBox } from '../store/secret-box.js';
 import type { Store } from '../store/store.js';
 import type { Logger } from '../util/log.js';
 import type { Authenticator } from './auth/verify.js';
+import type { RestLimiter } from './limits/rest-limiter.js';
+import type { ServiceMetrics } from './metrics/service-metrics.js';
+import type { OrderLookup } from './orders/order-lookup.js';
 import type { Cidr } from '../util/ip.js';
 
 export interface GatewayContext {
@@ -26,4 +29,9 @@ export interface GatewayContext {
   readonly history: ShardHistory;
   readonly auth: Authenticator;
   readonly trustedProxies: readonly Cidr[];
+  /** The REST buckets; the webhook route charges unknown webhooks to the anonymous one. */
+  readonly limits: RestLimiter;
+  /** How routes read orders (never the shard tables directly: they may lag the answers). */
+  readonly orders: OrderLookup;
+  readonly metrics: ServiceMetrics;
 }

@@ -49,14 +49,21 @@ interface Lane {
   readonly ticks: ConflatingWriter<string, ShardInbound>;
   /** Frames that must reach the shard, in order; commands wait behind them. */
   readonly backlog: ShardInbound[];
+  /** Commands and queries sent and not answered yet. */
+  inFlight: number;
+  /** Sends refused because the shard's queue was full. */
+  refused: number;
 }
+
+/** What a thread's client sees of one shard, for metrics. */
+export interface LaneFigures { readonly inFlight: number; readonly refused: number }
 
 /** Where delivery stopped inside a frame. */
 interface Cursor { readonly frame: Extract<ShardOutbound, { t: 'batch' }>; item: number; event: number; accountsDone: boolean }
 
 export class ShardClient {
   private readonly lanes: Lane[];
-  private readonly pending = new Map<number, ShardCallback>();
+  private readonly pending = new Map<number, { readonly shard: number; readonly onAnswer: ShardCallback }>();
   private readonly listeners: ShardListener[] = [];
   private readonly queued: ShardOutbound[] = [];
   private cursor: Cursor | null = null;
@@ -66,6 +73,8 @@ export class ShardClient {
     this.lanes = Array.from({ length: transport.shards }, (_, shard) => ({
       ticks: new ConflatingWriter<string, ShardInbound>((frame) => transport.trySend(shard, frame)),
       backlog: [],
+      inFlight: 0,
+      refused: 0,
     }));
   }
 
@@ -79,8 +88,9 @@ export class ShardClient {
   send(shard: number, outgoing: readonly Outgoing[]): boolean {
     if (outgoing.length === 0) return true;
     const items: CommandItem[] = outgoing.map((o) => ({ corr: this.nextCorr(), cmd: o.cmd }));
-    if (!this.clear(shard) || !this.transport.trySend(shard, { t: 'cmds', items })) return false;
-    items.forEach((item, i) => this.pending.set(item.corr, outgoing[i]!.onAnswer));
+    if (!this.sent(shard, { t: 'cmds', items })) return false;
+    items.forEach((item, i) => this.pending.set(item.corr, { shard, onAnswer: outgoing[i]!.onAnswer }));
+    this.lanes[shard]!.inFlight += items.length;
     return true;
   }
 
@@ -91,8 +101,9 @@ export class ShardClient {
   query(login: string, query: Query, onAnswer: ShardCallback): boolean {
     const shard = this.shardOf(login);
     const corr = this.nextCorr();
-    if (!this.clear(shard) || !this.transport.trySend(shard, { t: 'query', corr, query })) return false;
-    this.pending.set(corr, onAnswer);
+    if (!this.sent(shard, { t: 'query', corr, query })) return false;
+    this.pending.set(corr, { shard, onAnswer });
+    this.lanes[shard]!.inFlight++;
     return true;
   }
 
@@ -112,6 +123,18 @@ export class ShardClient {
   /** Every shard sees every tick (pending orders and SL/TP may wait on any symbol). */
   tick(quote: Quote): void {
     for (const lane of this.lanes) lane.ticks.offer(quote.symbol, { t: 'tick', quote });
+  }
+
+  /** Per shard, in shard order. */
+  figures(): LaneFigures[] {
+    return this.lanes.map((l) => ({ inFlight: l.inFlight, refused: l.refused }));
+  }
+
+  /** Writes the frame after what must precede it; false (counted as refused) when the shard is busy. */
+  private sent(shard: number, frame: ShardInbound): boolean {
+    if (this.clear(shard) && this.transport.trySend(shard, frame)) return true;
+    this.lanes[shard]!.refused++;
+    return false;
   }
 
   /** Frames that must reach a shard go first; true when every lane is clear again. */
@@ -183,10 +206,11 @@ export class ShardClient {
         if (c.event < n && performance.now() >= deadline) return false;
       }
       if (item.k === 'reply') {
-        const onAnswer = this.pending.get(item.corr);
-        if (onAnswer !== undefined) {
+        const waiting = this.pending.get(item.corr);
+        if (waiting !== undefined) {
           this.pending.delete(item.corr);
-          this.safely(() => onAnswer(item.answer, item.events));
+          this.lanes[waiting.shard]!.inFlight--;
+          this.safely(() => waiting.onAnswer(item.answer, item.events));
         }
       }
       c.item++;

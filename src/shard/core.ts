@@ -15,6 +15,7 @@ import type { AccountRecord, Command, EngineEvent, Outcome, Quote, Reject, Resul
 import type { CheckpointWriter } from '../store/checkpoint.js';
 import { JournalError, type JournalWriter } from '../store/journal/writer.js';
 import type { OrderArchive } from './order-archive.js';
+import type { ShardStatsBoard } from './stats.js';
 import type { Answer, JournalHealth, OutItem, Query, ShardInbound, ShardOutbound } from './protocol.js';
 
 /** Peers of a shard: the main thread and the FIX thread, each with its own ring pair. */
@@ -98,6 +99,7 @@ export class ShardCore {
     private readonly checkpoint: CheckpointWriter,
     private readonly archive: OrderArchive,
     private readonly clock: () => UnixMs,
+    private readonly stats: ShardStatsBoard,
   ) {}
 
   get health(): JournalHealth { return this.healthValue; }
@@ -107,6 +109,7 @@ export class ShardCore {
     const out = [new PeerFrame(() => true), new PeerFrame((login) => this.fixWatch.has(login))];
     const journaled: Journaled[] = [];
     const writable = this.writable();
+    let commands = 0;
     if (writable && this.heldQuotes.size > 0) {
       for (const quote of this.heldQuotes.values()) this.tick(quote, out, journaled);
       this.heldQuotes.clear();
@@ -119,6 +122,7 @@ export class ShardCore {
           else this.heldQuotes.set(frame.quote.symbol, frame.quote);
           break;
         case 'cmds':
+          commands += frame.items.length;
           for (const { corr, cmd } of frame.items) {
             if (!writable) {
               out[peer]!.reply(corr, { t: 'unavailable', message: this.unavailableMessage() }, []);
@@ -145,6 +149,7 @@ export class ShardCore {
       }
     }
 
+    if (commands > 0) this.stats.batch(commands);
     if (journaled.length > 0 && !this.commit(out)) return out.map((o) => o.frame(this.shard, this.journal.durableLsn));
     for (const j of journaled) {
       if (j.quote !== null) this.checkpoint.noteQuote(j.lsn, j.quote);
@@ -181,7 +186,7 @@ export class ShardCore {
   /** One write, one sync for the whole batch; false (and the answers say so) when it failed. */
   private commit(out: readonly PeerFrame[]): boolean {
     try {
-      this.journal.commit();
+      this.stats.sync(this.journal.commit());
     } catch (err) {
       if (!(err instanceof JournalError)) throw err;
       this.healthValue = { state: 'failed', message: `${FAILED_MESSAGE}: ${err.message}` };

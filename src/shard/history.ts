@@ -5,7 +5,7 @@
 // stays here until the shard reports a checkpoint at or past that LSN. Both sides are read and
 // merged by seq, so an event in both is seen once and none is in neither.
 import type { EngineEvent, OrderRecord } from '../engine/types.js';
-import { loginRange, type AccountDbs } from '../store/store.js';
+import type { AccountDbs } from '../store/store.js';
 import type { ShardListener } from './client.js';
 import { shardOf } from './protocol.js';
 
@@ -73,15 +73,16 @@ export class ShardHistory implements ShardListener {
     return entry === undefined ? null : this.order(login, entry.orderId);
   }
 
-  /** Every order of the account, the checkpoint's merged with the newer ones reported since, by id. */
-  *orders(login: string): Generator<OrderRecord> {
+  /** The account's orders with ids above `afterId`, ascending: the checkpoint's, merged with newer states reported since. */
+  *orders(login: string, afterId = 0): Generator<OrderRecord> {
     const newer = new Map<string, OrderRecord>();
-    for (const e of this.tailOf(login, (ev) => ev.type === 'order')) if (e.type === 'order') newer.set(e.order.id, e.order);
-    for (const { value } of loginRange(this.tablesOf(login).orders, login)) {
+    for (const e of this.tailOf(login, (ev) => ev.type === 'order' && Number(ev.order.id) > afterId)) if (e.type === 'order') newer.set(e.order.id, e.order);
+    for (const { value } of this.tablesOf(login).orders.getRange({ start: [login, afterId + 1], end: [login, Number.MAX_SAFE_INTEGER] })) {
       const fresh = newer.get(value.id);
       newer.delete(value.id);
       yield fresh ?? value;
     }
+    // Ids of one account grow with time: what no checkpoint holds yet comes after the rest.
     yield* [...newer.values()].sort((a, b) => Number(a.id) - Number(b.id));
   }
 

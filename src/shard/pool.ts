@@ -9,7 +9,17 @@ import { ShardCalls } from './calls.js';
 import { ShardClient } from './client.js';
 import type { JournalHealth, ShardSignal } from './protocol.js';
 import { RingTransport } from './ring-transport.js';
+import { ShardStatsBoard, type ShardFigures } from './stats.js';
+import type { LaneFigures } from './client.js';
 import type { ShardWorkerData } from './worker-data.js';
+
+export interface ShardPoolFigures extends ShardFigures {
+  readonly shard: number;
+  /** The rings between the shard and the main thread and the FIX thread. */
+  readonly rings: { readonly mainIn: RingChannel; readonly mainOut: RingChannel; readonly fixIn: RingChannel; readonly fixOut: RingChannel };
+  /** The main thread's commands in flight to the shard and its refused sends. */
+  readonly lane: LaneFigures;
+}
 
 export const INBOUND_RING_BYTES = 1 << 20;
 export const OUTBOUND_RING_BYTES = 4 << 20;
@@ -27,7 +37,7 @@ export interface PeerRings {
   readonly doorbell: SharedArrayBuffer;
 }
 
-export interface ShardPoolOptions extends Omit<ShardWorkerData, 'shard' | 'inbound' | 'outbound'> {
+export interface ShardPoolOptions extends Omit<ShardWorkerData, 'shard' | 'inbound' | 'outbound' | 'stats'> {
   readonly log: Logger;
   /** Called when a shard thread dies: the service cannot run without an account's writer. */
   readonly onFatal: (err: Error) => void;
@@ -38,6 +48,8 @@ export class ShardPool {
   readonly client: ShardClient;
   readonly calls: ShardCalls;
   private readonly workers: Worker[] = [];
+  private readonly boards: ShardStatsBoard[] = [];
+  private readonly rings: { readonly mainIn: RingChannel; readonly mainOut: RingChannel; readonly fixIn: RingChannel; readonly fixOut: RingChannel }[] = [];
   private readonly journals: JournalHealth[];
   private readonly inbox: Inbox;
   private running = true;
@@ -60,7 +72,10 @@ export class ShardPool {
       toMain.push(outbound[0]!);
       toFix.push(outbound[1]!);
       const { log: _log, onFatal: _onFatal, ...shared } = opts;
-      const data: ShardWorkerData = { ...shared, shard, inbound, outbound };
+      const stats = ShardStatsBoard.create();
+      this.boards.push(stats);
+      this.rings.push({ mainIn: inbound[0]!, mainOut: outbound[0]!, fixIn: inbound[1]!, fixOut: outbound[1]! });
+      const data: ShardWorkerData = { ...shared, shard, inbound, outbound, stats: stats.sab };
       this.workers.push(new Worker(new URL('./worker.js', import.meta.url), { workerData: data, name: `shard-${shard}` }));
     }
     this.fixRings = { toShards: fromFix, fromShards: toFix, doorbell: fixBell };
@@ -88,6 +103,12 @@ export class ShardPool {
   get size(): number { return this.workers.length; }
 
   threadIds(): number[] { return this.workers.map((w) => w.threadId); }
+
+  /** Each shard's own figures, its rings and what the main thread's client sees of it, for metrics. */
+  figures(): ShardPoolFigures[] {
+    const lanes = this.client.figures();
+    return this.boards.map((board, shard) => ({ shard, ...board.read(), rings: this.rings[shard]!, lane: lanes[shard]! }));
+  }
 
   /** Each shard's journal: whether it can make orders durable now (for /health). */
   journalHealth(): readonly JournalHealth[] { return this.journals; }

@@ -18,6 +18,8 @@ export interface ShardWorkerData {
   readonly eventRetentionMs: number;
   /** Key-level kill switches, from the main thread's key records. */
   readonly haltedKeys: readonly { readonly login: string; readonly keyId: string }[];
+  /** The shard's figures for metrics (stats.ts). */
+  readonly stats: SharedArrayBuffer;
   /** Rings into the shard, indexed by peer (main, fix); they share the shard's doorbell. */
   readonly inbound: readonly RingChannel[];
   /** Rings out of the shard, indexed by peer. */

@@ -19,6 +19,7 @@ import { ShardCore, PEERS, MAIN, type Inbound, type Peer } from './core.js';
 import { OrderArchive } from './order-archive.js';
 import type { ShardInbound, ShardOutbound, ShardSignal } from './protocol.js';
 import { recoverShard } from './recovery.js';
+import { ShardStatsBoard } from './stats.js';
 import type { ShardWorkerData } from './worker-data.js';
 import { writeFrame } from './write-frame.js';
 
@@ -66,7 +67,7 @@ async function main(): Promise<void> {
     dir: store.journalDir, shard: data.shard, segmentBytes: data.journal.segment_bytes, headroomBytes: Math.min(HEADROOM_BYTES, data.journal.segment_bytes / 4),
     io, clock: Date.now, nextLsn: recovered.nextLsn, onSegmentError: (err) => log.error({ err }, 'journal: cannot create the next segment'),
   });
-  const core = new ShardCore(data.shard, engine, journal, checkpoint, new OrderArchive(engine, checkpoint, store), Date.now);
+  const core = new ShardCore(data.shard, engine, journal, checkpoint, new OrderArchive(engine, checkpoint, store), Date.now, new ShardStatsBoard(data.stats));
 
   const readers = data.inbound.map((c) => new FrameReader<ShardInbound>(c));
   const writers = data.outbound.map((c) => new FrameWriter<ShardOutbound>(c));

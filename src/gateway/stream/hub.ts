@@ -39,6 +39,7 @@ export class StreamHub {
       resumeAtBytes: Math.min(t.resumeAtBytes, Math.floor(s.max_buffer_bytes / 8)),
       hardLimitBytes: s.max_buffer_bytes,
       sweepMs: t.sweepMs,
+      onSkipped: (quotes) => ctx.metrics.quotesConflated(quotes),
       onConflation: (outlet, conflating, bufferedBytes) => {
         (outlet as StreamConnection).log.debug({ bufferedBytes }, conflating ? 'stream consumer slow: quotes conflated' : 'stream consumer caught up: quotes live');
       },
@@ -72,7 +73,7 @@ export class StreamHub {
       // uWS must never drop a message on its own (events are never dropped): its limit sits above
       // ours, and we close a connection past stream.max_buffer_bytes ourselves, with 1008.
       maxBackpressure: s.max_buffer_bytes * 2 + STREAM_TUNING.maxPayloadBytes,
-      closeOnBackpressureLimit: 0,
+      closeOnBackpressureLimit: false,
       upgrade: upgradeHandler(this.ctx, this.counter),
       open: (ws) => this.open(ws),
       message: (ws, data, isBinary) => this.message(ws, data, isBinary),
@@ -110,6 +111,7 @@ export class StreamHub {
     }, this.ctx.clock.nowMs(), this.ctx.log);
     session.conn = conn;
     this.conns.add(conn);
+    this.ctx.metrics.wsOpen();
     ws.subscribe(HEARTBEAT_TOPIC);
     conn.log.debug({ login: session.login, ip: session.ip }, 'stream open');
   }
@@ -121,6 +123,7 @@ export class StreamHub {
     if (!conn) return;
     conn.markClosed();
     this.conns.delete(conn);
+    this.ctx.metrics.wsClose();
     this.fanout.drop(conn);
     this.events.drop(conn);
     this.accounts.drop(conn);

@@ -28,6 +28,7 @@ export async function registerWebhooks(httpApp: TemplatedApp, deps: GatewayConte
     deadlineMs: deps.config.webhooks.deadline_ms,
     dedupWindowMs: deps.config.webhooks.dedup_window_ms,
     ownerHalted: (user) => kills.isTriggered(user),
+    anonymousLimit: (ip, nowMs) => deps.limits.anonymous(ip, nowMs),
   });
   registerSignalRoute(httpApp, deps, desk);
   await kills.reconcile();

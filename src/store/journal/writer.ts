@@ -75,9 +75,6 @@ export class JournalWriter {
   private readonly closed: (Segment & { readonly lastLsn: number })[] = [];
   private stateValue: JournalState = 'ok';
   private fullSinceMs = 0;
-  /** Syncs done, and the microseconds they took (for metrics). */
-  syncs = 0;
-  syncMicros = 0;
 
   private constructor(private readonly opts: JournalWriterOptions, first: Segment, out: SegmentFile) {
     this.segment = first;
@@ -169,16 +166,19 @@ export class JournalWriter {
     return lsn;
   }
 
-  /** Writes and syncs everything appended: one write, one sync. Throws JournalError('failed'). */
-  commit(): void {
-    if (this.pendingBytes === 0) return;
+  /**
+   * Writes and syncs everything appended: one write, one sync. Returns the microseconds the sync
+   * took (0 when nothing was pending). Throws JournalError('failed').
+   */
+  commit(): number {
+    if (this.pendingBytes === 0) return 0;
     if (this.stateValue === 'failed') throw new JournalError('failed', 'the journal has failed; nothing more can be made durable');
+    let micros: number;
     try {
       this.out.write(this.pending, this.pendingBytes, this.writeAt);
       const t0 = process.hrtime.bigint();
       this.out.sync();
-      this.syncMicros += Number(process.hrtime.bigint() - t0) / 1000;
-      this.syncs++;
+      micros = Number(process.hrtime.bigint() - t0) / 1000;
     } catch (err) {
       this.stateValue = 'failed';
       throw new JournalError('failed', `journal ${this.segment.file}: ${(err as Error).message}`, { cause: err });
@@ -186,6 +186,7 @@ export class JournalWriter {
     this.writeAt += this.pendingBytes;
     this.pendingBytes = 0;
     this.durableLsnValue = this.nextLsnValue - 1;
+    return micros;
   }
 
   /** Deletes the segments whose every record is at or below `lsn` (a durable checkpoint covers them). */
