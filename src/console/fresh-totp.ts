@@ -5,6 +5,7 @@ import { ApiError } from '../gateway/errors.js';
 import type { UserRecord } from '../store/records.js';
 import { LOCKOUT_MS } from './lockout.js';
 import type { ConsoleCall, ConsoleDeps } from './router.js';
+import { totpRefusal } from './totp-guard.js';
 
 const CODE = /^\d{6}$/;
 
@@ -25,8 +26,10 @@ export async function freshTotp(deps: ConsoleDeps, call: ConsoleCall, user: User
     const lockedUntil = deps.lockout.lockedUntil(user.id, call.nowMs);
     if (lockedUntil !== null) throw lockedError(lockedUntil, call.nowMs);
   }
-  if (await deps.totp.consume(user, code)) return code;
-  const lockedNow = isUser ? deps.lockout.fail(user.id, call.nowMs) : null;
+  const check = await deps.totp.consume(user, code);
+  if (check.ok) return code;
+  // A used code was a right one: it proves the app, so it is not counted as a guess.
+  const lockedNow = isUser && check.reason === 'wrong' ? deps.lockout.fail(user.id, call.nowMs) : null;
   const locked = lockedNow === null ? '' : `; too many failures: locked for ${LOCKOUT_MS / 60_000} minutes`;
-  throw new ApiError('unauthorized', `TOTP code is wrong, expired or already used${locked}`, 'totp');
+  throw new ApiError('unauthorized', `${totpRefusal(check)}${locked}`, 'totp');
 }
