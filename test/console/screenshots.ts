@@ -15,7 +15,7 @@ import { openStore } from '../../src/store/store.js';
 import { createLogger } from '../../src/util/log.js';
 import { operator } from '../rest/support/client.js';
 import { DEFAULT_SHARDS, startServer, tempDir } from '../support/server.js';
-import { DESKTOP, launch, openPage, PHONE, signIn } from './support/browser.js';
+import { DESKTOP, launch, openPage, PHONE } from './support/browser.js';
 import { ALICE_KEY, CONSOLE_CONFIG, consoleSeed, SECRETS, user } from './support/console.js';
 import { pushQuote, traderDay } from './support/scene.js';
 

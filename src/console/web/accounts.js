@@ -4,10 +4,12 @@
 // manual positions and orders have Close / Cancel, each behind a confirm step.
 import { api } from './api.js';
 import { drawChart } from './charts.js';
-import { $, badge, confirmAction, fill, fillRows, h, notify, showError } from './dom.js';
+import { $, badge, confirmAction, h, morph, morphRows, notify, showError } from './dom.js';
 import { amount, dateTime, relative } from './format.js';
 
 let chosen = null;
+/** The chosen account's latest positions and orders: a confirm step tells today's numbers, not those of the row's first drawing. */
+const latest = { positions: new Map(), orders: new Map() };
 let range = '1d';
 let equityLoadedAtMs = 0;
 const EQUITY_REFRESH_MS = 30_000;
@@ -31,7 +33,7 @@ function metric(label, value, cls = '') {
 
 function card(a) {
   const profit = a.equity - a.balance;
-  return h('button', { class: `account-card ${a.login === chosen ? 'chosen' : ''}`.trim(), type: 'button', 'data-login': a.login, onclick: () => choose(a.login) },
+  return h('button', { class: `account-card ${a.login === chosen ? 'chosen' : ''}`.trim(), type: 'button', 'data-login': a.login, onclick: () => choose(a.login).catch(showError) },
     h('div', { class: 'account-card-head' },
       h('span', { class: 'cell-title' }, a.login),
       badge(a.type, a.type === 'live' ? 'bad' : 'info'),
@@ -59,7 +61,7 @@ function positionRow(p, currency) {
     h('td', {}, keyCell(p)),
     h('td', { title: dateTime(p.opened_at) }, relative(p.opened_at)),
     h('td', {}, p.closable
-      ? h('div', { class: 'row-actions' }, h('button', { class: 'btn small danger', type: 'button', onclick: () => closePosition(p) }, 'Close'))
+      ? h('div', { class: 'row-actions' }, h('button', { class: 'btn small danger', type: 'button', onclick: () => closePosition(p.ticket) }, 'Close'))
       : null));
 }
 
@@ -75,11 +77,13 @@ function orderRow(o) {
     h('td', {}, keyCell(o)),
     h('td', { title: dateTime(o.created_at) }, relative(o.created_at)),
     h('td', {}, o.cancellable
-      ? h('div', { class: 'row-actions' }, h('button', { class: 'btn small danger-outline', type: 'button', onclick: () => cancelOrder(o) }, 'Cancel'))
+      ? h('div', { class: 'row-actions' }, h('button', { class: 'btn small danger-outline', type: 'button', onclick: () => cancelOrder(o.id) }, 'Cancel'))
       : null));
 }
 
-async function closePosition(p) {
+async function closePosition(ticket) {
+  const p = latest.positions.get(ticket);
+  if (!p) return;
   const ok = await confirmAction(`Close position ${p.ticket}?`,
     `${p.side} ${p.volume} lots ${p.symbol} opened at ${p.open_price} is closed at market (now about ${price(p.current_price)}, profit about ${p.profit ?? '—'}).`, 'Close position');
   if (!ok) return;
@@ -90,7 +94,9 @@ async function closePosition(p) {
   } catch (err) { showError(err); }
 }
 
-async function cancelOrder(o) {
+async function cancelOrder(id) {
+  const o = latest.orders.get(id);
+  if (!o) return;
   const ok = await confirmAction(`Cancel order ${o.id}?`, `${o.side} ${o.type} ${o.volume} lots ${o.symbol} at ${o.price} is cancelled.`, 'Cancel order');
   if (!ok) return;
   try {
@@ -112,9 +118,11 @@ async function loadEquity() {
 
 async function loadDetail() {
   const a = await api('GET', `/accounts/${encodeURIComponent(chosen)}`);
-  fillRows($('#positions-table tbody'), a.positions.map((p) => positionRow(p, a.currency)));
+  latest.positions = new Map(a.positions.map((p) => [p.ticket, p]));
+  latest.orders = new Map(a.orders.map((o) => [o.id, o]));
+  morphRows($('#positions-table tbody'), a.positions.map((p) => positionRow(p, a.currency)));
   $('#positions-empty').hidden = a.positions.length > 0;
-  fillRows($('#orders-table tbody'), a.orders.map(orderRow));
+  morphRows($('#orders-table tbody'), a.orders.map(orderRow));
   $('#orders-empty').hidden = a.orders.length > 0;
   $('#account-detail').hidden = false;
 }
@@ -122,14 +130,14 @@ async function loadDetail() {
 async function choose(login) {
   chosen = login;
   for (const c of document.querySelectorAll('.account-card')) c.classList.toggle('chosen', c.dataset.login === login);
-  await Promise.all([loadDetail(), loadEquity()]).catch(showError);
+  await Promise.all([loadDetail(), loadEquity()]);
 }
 
 /** One poll: the cards, the chosen account, and its equity chart now and then. */
 export async function refresh() {
   const { data } = await api('GET', '/accounts');
   if (chosen === null || !data.some((a) => a.login === chosen)) chosen = data[0]?.login ?? null;
-  fill($('#account-cards'), data.map(card));
+  morph($('#account-cards'), data.map(card));
   $('#accounts-empty').hidden = data.length > 0;
   if (chosen === null) { $('#account-detail').hidden = true; return; }
   await Promise.all([loadDetail(), Date.now() - equityLoadedAtMs > EQUITY_REFRESH_MS ? loadEquity() : null]);

@@ -40,6 +40,8 @@ export function drawChart(el, ts, series, { unit = '', empty = 'No data in this 
   const opts = {
     width: widthOf(el),
     height: HEIGHT,
+    // The tick labels uPlot drew on the canvas, kept beside it in the DOM (for tests and assistive tools).
+    hooks: { draw: [(u) => { el.dataset.xTicks = (u.axes[0]._values ?? []).join('|'); el.dataset.yTicks = (u.axes[1]._values ?? []).join('|'); }] },
     legend: { live: true },
     cursor: { drag: { x: true, y: false } },
     scales: { x: { time: true } },
@@ -63,6 +65,7 @@ export function drawChart(el, ts, series, { unit = '', empty = 'No data in this 
     ],
   };
   const plot = new uPlot(opts, data, el);
+  el.setAttribute('aria-label', `${series.map((s) => s.label).join(', ')}${unit ? ` (${unit})` : ''}`);
   el.prepend(plot.root);
   const observer = new ResizeObserver(() => plot.setSize({ width: widthOf(el), height: HEIGHT }));
   observer.observe(el);

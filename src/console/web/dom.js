@@ -25,12 +25,54 @@ export function fill(parent, ...children) {
   for (const child of children.flat(Infinity)) if (child) parent.append(child);
 }
 
+const keyOf = (node) => (node.nodeType === Node.ELEMENT_NODE
+  ? node.dataset.key ?? node.dataset.login ?? node.dataset.ticket ?? node.dataset.order ?? node.dataset.symbol ?? null
+  : null);
+
+function morphNode(now, next) {
+  if (now.nodeType !== next.nodeType || now.nodeName !== next.nodeName || keyOf(now) !== keyOf(next)) {
+    now.replaceWith(next);
+    return;
+  }
+  if (now.nodeType !== Node.ELEMENT_NODE) {
+    if (now.nodeValue !== next.nodeValue) now.nodeValue = next.nodeValue;
+    return;
+  }
+  for (const { name } of [...now.attributes]) if (!next.hasAttribute(name)) now.removeAttribute(name);
+  for (const { name, value } of [...next.attributes]) if (now.getAttribute(name) !== value) now.setAttribute(name, value);
+  morphChildren(now, [...next.childNodes]);
+}
+
+function morphChildren(parent, next) {
+  const now = [...parent.childNodes];
+  if (now.length !== next.length) {
+    parent.replaceChildren(...next);
+    return;
+  }
+  now.forEach((node, i) => morphNode(node, next[i]));
+}
+
+/**
+ * Brings `parent`'s children to `children` while keeping the elements that stay (same tag and the
+ * same data-key/login/ticket/order/symbol), so a view refreshed every second keeps the button
+ * under a finger or a pointer, its focus and its listeners; only changed text and attributes move.
+ */
+export function morph(parent, ...children) {
+  morphChildren(parent, children.flat(Infinity).filter(Boolean));
+}
+
 /**
  * Fills a table body and names each cell after its column (`data-label`), which the narrow layout
  * shows beside the value when the rows become cards.
  */
 export function fillRows(tbody, rows) {
   fill(tbody, rows);
+  labelRows(tbody);
+}
+
+/** fillRows for a table refreshed in place (see morph). */
+export function morphRows(tbody, rows) {
+  morph(tbody, rows);
   labelRows(tbody);
 }
 

@@ -2,7 +2,7 @@
 // session (open or closed, and when that changes), the symbols you hold positions in first.
 // Polled every second while shown; a price that moved is marked up or down until the next poll.
 import { api } from './api.js';
-import { $, badge, fillRows, h } from './dom.js';
+import { $, badge, h, morphRows } from './dom.js';
 import { relative } from './format.js';
 
 const previous = new Map();
@@ -42,5 +42,5 @@ function row(q) {
 export async function loadQuotes() {
   const { data } = await api('GET', '/quotes');
   const sorted = [...data].sort((a, b) => (b.open_positions > 0) - (a.open_positions > 0) || (a.symbol < b.symbol ? -1 : 1));
-  fillRows($('#quotes-table tbody'), sorted.map(row));
+  morphRows($('#quotes-table tbody'), sorted.map(row));
 }

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // Headless Chromium for the console's page (Debian's /usr/bin/chromium driven by playwright-core):
 // a browser with a throw-away profile, pages at desktop or phone width, and the sign-in a person
 // does. Chromium missing is a failure, never a skip.
@@ -44,4 +45,31 @@ export async function signIn(page: Page, consoleUrl: string, u: TestUser, view =
 
 export function tempProfileDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'tas-chromium-'));
+}
+
+/** How many pixels of the chart's canvas are drawn in `rgb` (±24 per channel): its data, not its grid. */
+export function inkOf(page: Page, chartSelector: string, rgb: readonly [number, number, number]): Promise<number> {
+  return page.evaluate(([selector, [r, g, b]]) => {
+    const canvas = document.querySelector(`${selector} canvas`) as HTMLCanvasElement | null;
+    if (canvas === null) return -1;
+    const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+    let n = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      if (data[i + 3]! > 0 && Math.abs(data[i]! - r) < 24 && Math.abs(data[i + 1]! - g) < 24 && Math.abs(data[i + 2]! - b) < 24) n++;
+    }
+    return n;
+  }, [chartSelector, rgb] as const);
+}
+
+export interface ChartText { readonly series: string[]; readonly xTicks: string[]; readonly yTicks: string[] }
+
+/** The legend's series names and the axes' tick labels as drawn. */
+export async function chartText(page: Page, chartSelector: string): Promise<ChartText> {
+  const chart = page.locator(chartSelector);
+  const split = (v: string | null): string[] => (v === null || v === '' ? [] : v.split('|'));
+  return {
+    series: await chart.locator('.u-legend .u-series th').allTextContents(),
+    xTicks: split(await chart.getAttribute('data-x-ticks')),
+    yTicks: split(await chart.getAttribute('data-y-ticks')),
+  };
 }
