@@ -12,7 +12,7 @@ import { decimalId } from '../gateway/rest/route.js';
 import { callShard } from '../gateway/shard-call.js';
 import { closeJson, money, orderJson, positionJson } from '../gateway/wire.js';
 import type { KillSwitches } from '../killswitch/kill-switches.js';
-import { fromTicks } from '../market/ticks.js';
+import { centilotsToLots, fromTicks } from '../market/ticks.js';
 import type { KeyRecord } from '../store/records.js';
 import { accountOf, sees, type Scoped } from './actor.js';
 import type { EquityHistory } from './equity/equity-history.js';
@@ -80,7 +80,7 @@ export function registerAccountRoutes(router: ConsoleRouter, kills: KillSwitches
     const result = await callShard(deps, a.login, { kind: 'close', login: a.login, ticket: position.ticket, volume: null, source: CONSOLE_SOURCE, keyId: null });
     if (result.kind !== 'close') throw new Error(`close answered with ${result.kind}`);
     const closed = closeJson(result, specOf(position.symbol));
-    call.detail = { closed: { ticket: closed.ticket, symbol: position.symbol, volume: closed.volume, close_price: closed.close_price, profit: closed.profit } };
+    call.detail = { closed: { ticket: closed.ticket, symbol: position.symbol, volume: centilotsToLots(position.volume), close_price: closed.close_price, profit: closed.profit } };
     call.reply(200, closed);
   });
 

@@ -58,10 +58,11 @@ export class EquityHistory implements EquityRecorder {
     await putInChunks(this.tables.equityHistory, rows);
   }
 
-  /** The window of a query (`range` or `from`/`to`), clamped to the 30 days kept. */
+  /** The window of a query (`range`, default 1d, or `from`/`to` within the 30 days kept), clamped. */
   window(q: Query, nowMs: UnixMs): TimeWindow {
-    const range = q.get('range');
-    if (range !== undefined && (q.has('from') || q.has('to'))) throw new ApiError('bad_request', 'give range or from/to, not both', 'range');
+    const absolute = q.has('from') || q.has('to');
+    const range = q.get('range') ?? (absolute ? undefined : '1d');
+    if (range !== undefined && absolute) throw new ApiError('bad_request', 'give range or from/to, not both', 'range');
     const spanMs = range === undefined ? null : RANGES_MS[range];
     if (spanMs === undefined) throw new ApiError('bad_request', `range must be one of ${Object.keys(RANGES_MS).join(', ')}`, 'range');
     const wide = timeWindow(q, nowMs, spanMs ?? EQUITY_KEEP_MS, EQUITY_STEP_MS);
