@@ -14,8 +14,7 @@ import type { UserRecord } from '../store/records.js';
 import { hashPassword } from '../util/password.js';
 import { userOf, viewer } from './actor.js';
 import { checked } from './check-body.js';
-import { freshTotp, lockedError } from './fresh-totp.js';
-import { LOCKOUT_MS } from './lockout.js';
+import { freshTotp, refusedCode, refuseIfLocked } from './fresh-totp.js';
 import type { ConsoleRouter } from './router.js';
 import { enrolment, newTotpSecret } from './totp-enrolment.js';
 import { totpRefusal } from './totp-guard.js';
@@ -92,15 +91,10 @@ export function registerUserRoutes(router: ConsoleRouter): void {
       pending.delete(user.id);
       throw new ApiError('bad_request', 'no authenticator enrolment in progress (or it expired after 10 minutes): start again', 'totp');
     }
-    if (call.actor.kind === 'user') {
-      const lockedUntil = deps.lockout.lockedUntil(user.id, call.nowMs);
-      if (lockedUntil !== null) throw lockedError(lockedUntil, call.nowMs);
-    }
+    refuseIfLocked(deps, call, user.id);
     const step = deps.totp.stepOf(started.secret, totp);
     if (step === null) {
-      const lockedNow = call.actor.kind === 'user' ? deps.lockout.fail(user.id, call.nowMs) : null;
-      const locked = lockedNow === null ? '' : `; too many failures: locked for ${LOCKOUT_MS / 60_000} minutes`;
-      throw new ApiError('unauthorized', `${totpRefusal({ ok: false, reason: 'wrong' })} for the new secret: type the code the new entry in your app shows${locked}`, 'totp');
+      throw refusedCode(deps, call, user.id, `${totpRefusal({ ok: false, reason: 'wrong' })} for the new secret: type the code the new entry in your app shows`, true);
     }
     const current = users().get(user.id)!;
     await users().put(user.id, { ...current, sealedTotpSecret: deps.box.seal(started.secret) });
