@@ -4,6 +4,7 @@
 // the bucket tally, the time window, the equity history on a real LMDB, the session clock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EquityHistory, equityStepMs } from '../../src/console/equity/equity-history.js';
+import { KeySeries } from '../../src/console/key-series/key-series.js';
 import { KeyTally, mergeRows } from '../../src/console/key-series/tally.js';
 import { sessionState } from '../../src/console/quote-routes.js';
 import { chartTables } from '../../src/console/tables.js';
@@ -81,6 +82,46 @@ describe('series pieces', () => {
     expect(row.endpoints['POST /v1/orders']).toMatchObject({ requests: 1, p99Us: expect.any(Number) });
     const merged = mergeRows(row, { total: { requests: 1, errors: 1, errorsByName: { not_found: 1 }, p50Us: 9, p90Us: 9, p99Us: 99_999 }, endpoints: {} });
     expect(merged.total).toMatchObject({ requests: 102, errors: 2, errorsByName: { rate_limited: 1, not_found: 1 }, p99Us: 99_999, p50Us: row.total.p50Us });
+  });
+
+  it('closes 10 s buckets into the minute, writes both, reads the open ones live, and sweeps what is past its retention', async () => {
+    const dir = tempDir();
+    const store = openStore(dir, 'none', 1);
+    try {
+      const tables = chartTables(store);
+      const t0 = Date.UTC(2026, 0, 15, 12, 0, 0);
+      const clock = { ms: t0 + 2_000, nowMs() { return this.ms; } };
+      const series = new KeySeries({ tables, clock, scheduler: { schedule: () => () => {} }, log: createLogger('silent'), keyIds: () => ['k1'] });
+      const minuteW = (fromMs: number) => ({ fromMs, toMs: fromMs, stepMs: 60_000 });
+      series.record('k1', 'GET /v1/positions', null, 300);
+      // Open: read from memory, not yet stored.
+      expect(series.rows('k1', '10s', { fromMs: t0, toMs: t0, stepMs: 10_000 }).get(t0)?.total.requests).toBe(1);
+      expect([...tables.keySeries10s.getKeys()]).toEqual([]);
+      clock.ms = t0 + 10_500;
+      series.roll(clock.ms);
+      series.record('k1', 'POST /v1/orders', 'invalid_order', 900);
+      series.record('k2', 'GET /v1/positions', null, 100);
+      expect(series.rows('k1', '1m', minuteW(t0)).get(t0)?.total).toMatchObject({ requests: 2, errors: 1 });
+      clock.ms = t0 + 61_000;
+      series.roll(clock.ms);
+      await series.stop();
+      expect([...tables.keySeries10s.getKeys()]).toEqual([['k1', t0], ['k1', t0 + 10_000], ['k2', t0 + 10_000]]);
+      expect(tables.keySeries1m.get(['k1', t0])?.total).toMatchObject({ requests: 2, errors: 1, errorsByName: { invalid_order: 1 } });
+      expect(Object.keys(tables.keySeries1m.get(['k1', t0])!.endpoints)).toEqual(['GET /v1/positions', 'POST /v1/orders']);
+      // An hour and a day on: the sweep of k1 (a key the store knows) drops its 10 s rows, then its minutes.
+      const later = new KeySeries({ tables, clock, scheduler: { schedule: () => () => {} }, log: createLogger('silent'), keyIds: () => ['k1'] });
+      clock.ms = t0 + 3600_000 + 61_000;
+      later.roll(clock.ms);
+      await later.stop();
+      expect([...tables.keySeries10s.getKeys()]).toEqual([['k2', t0 + 10_000]]);
+      expect(tables.keySeries1m.get(['k1', t0])).toBeDefined();
+      clock.ms = t0 + 86400_000 + 61_000;
+      later.roll(clock.ms);
+      await later.stop();
+      expect(tables.keySeries1m.get(['k1', t0])).toBeUndefined();
+    } finally {
+      await store.close();
+    }
   });
 
   it('clamps a window to the retention and aligns it to the step', () => {
