@@ -14,10 +14,10 @@ import { closeJson, money, orderJson, positionJson } from '../gateway/wire.js';
 import type { KillSwitches } from '../killswitch/kill-switches.js';
 import { centilotsToLots, fromTicks } from '../market/ticks.js';
 import type { KeyRecord } from '../store/records.js';
-import { accountOf, sees, type Scoped } from './actor.js';
+import { accountOf, sees } from './actor.js';
 import type { EquityHistory } from './equity/equity-history.js';
 import { mayUsePremiumRate, RATE_LIMITS } from './key-create.js';
-import type { ConsoleDeps, ConsoleRouter } from './router.js';
+import type { ConsoleCall, ConsoleDeps, ConsoleRouter } from './router.js';
 
 /** The one source whose positions and orders the console may close and cancel. */
 export const CONSOLE_SOURCE = 'manual';
@@ -94,7 +94,7 @@ export function registerAccountRoutes(router: ConsoleRouter, kills: KillSwitches
   });
 }
 
-function openPosition(deps: ConsoleDeps, call: Scoped & { target: string | null }, a: AccountRecord, text: string): PositionRecord {
+function openPosition(deps: ConsoleDeps, call: ConsoleCall, a: AccountRecord, text: string): PositionRecord {
   const ticket = decimalId(text);
   const position = ticket === null ? undefined : [...deps.readModel.openPositions(a.login)].find((p) => p.ticket === ticket);
   if (position === undefined) throw new ApiError('not_found', `position ${JSON.stringify(text.slice(0, 32))} not found in account ${a.login}`);
@@ -105,7 +105,7 @@ function openPosition(deps: ConsoleDeps, call: Scoped & { target: string | null 
   return position;
 }
 
-function pendingOrder(deps: ConsoleDeps, call: Scoped & { target: string | null }, a: AccountRecord, text: string): OrderRecord {
+function pendingOrder(deps: ConsoleDeps, call: ConsoleCall, a: AccountRecord, text: string): OrderRecord {
   const id = decimalId(text);
   const order = id === null ? undefined : [...deps.readModel.pendingOrders(a.login)].find((o) => o.id === String(id));
   if (order === undefined) throw new ApiError('not_found', `pending order ${JSON.stringify(text.slice(0, 32))} not found in account ${a.login}`);
