@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { SymbolSpec } from '../src/engine/types.js';
+import type { Command, SymbolSpec } from '../src/engine/types.js';
 import { QuoteBoard } from '../src/market/quote-board.js';
 import { ShardPool } from '../src/shard/pool.js';
 import { createLogger } from '../src/util/log.js';
@@ -19,7 +19,7 @@ const SYMBOL: SymbolSpec = {
   name: 'EURUSD', digits: 5, contractSize: 100_000, maxVolume: 10_000, baseCurrency: 'EUR', quoteCurrency: 'USD', session: '24x7',
 };
 
-function order(login: string): Parameters<ShardPool['request']>[1] {
+function order(login: string): Command {
   return {
     kind: 'place', login, symbol: 'EURUSD', side: 'buy', type: 'market', volume: 1, sizing: null,
     price: null, sl: null, tp: null, clientId: null, source: 'api', keyId: 'bench', webhookId: null,
@@ -27,8 +27,8 @@ function order(login: string): Parameters<ShardPool['request']>[1] {
 }
 
 async function placeOk(pool: ShardPool, login: string): Promise<void> {
-  const body = await pool.request(login, order(login));
-  if (!body.ok) throw new Error(`order refused: ${JSON.stringify(body)}`);
+  const { answer } = await pool.calls.request(login, order(login));
+  if (answer.t !== 'done') throw new Error(`order refused: ${JSON.stringify(answer)}`);
 }
 
 async function throughput(pool: ShardPool, logins: readonly string[], total: number, inFlight: number): Promise<number> {
@@ -73,17 +73,19 @@ export async function benchShard(): Promise<Row[]> {
   const pool = await ShardPool.start({
     shards: 2, dataDir, durability: 'sync', logLevel: 'warn', symbols: [SYMBOL],
     board: { sab: board.sab, symbols: board.symbols }, clientIdRetentionMs: 24 * 3600_000, eventRetentionMs: 24 * 3600_000, haltedKeys: [], log,
+    idle: 'park', journal: { segment_bytes: 32 << 20, sync_method: 'fdatasync' },
     onFatal: (err) => { throw err; },
   });
+  pool.run();
   try {
     const logins = Array.from({ length: ACCOUNTS }, (_, i) => String(500_000 + i));
     for (const login of logins) {
-      await pool.request(login, {
+      await pool.calls.request(login, {
         kind: 'upsertAccount',
         account: { login, user: 'bench', type: 'demo', group: 'bench', currency: 'USD', leverage: 100, server: 'bench', balance: 100_000_000 },
       });
     }
-    pool.tick(quote);
+    pool.client.tick(quote);
     const floor = measureFsyncFloor(dataDir);
     await throughput(pool, logins, 2000, 64); // warm-up
     const maxRate = await throughput(pool, logins, 40_000, 512);

@@ -1,14 +1,31 @@
 // Entry point: `npm start` / `make run`. Configuration errors stop start-up with a message that
-// names the bad key; SIGTERM and SIGINT drain the shards and close LMDB before exiting.
+// names the bad key, and so does a Node or C library no native uWebSockets.js build loads on (exit
+// 3, before anything else starts); SIGTERM and SIGINT drain the shards and close LMDB before exiting.
 import { ConfigError } from './config/errors.js';
-import { loadStartOptions } from './config/load.js';
+import { loadStartOptions, packageVersion, SERVER_HELP } from './config/load.js';
+import { selectUws } from './gateway/uws.js';
 import { startService } from './service.js';
 import { createLogger } from './util/log.js';
 
 async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const binding = selectUws();
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(`${SERVER_HELP}\n`);
+    return;
+  }
+  if (argv.includes('--version') || argv.includes('-V')) {
+    const runsOn = binding.ok ? binding.build : 'no native build loads (start-up would stop)';
+    process.stdout.write(`tas ${packageVersion()}\nnode ${process.version}\nuWebSockets.js ${runsOn}\n`);
+    return;
+  }
+  if (!binding.ok) {
+    process.stderr.write(`${binding.message}\n`);
+    process.exit(3);
+  }
   let opts;
   try {
-    opts = loadStartOptions(process.argv.slice(2), process.env, process.cwd());
+    opts = loadStartOptions(argv, process.env, process.cwd());
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);
@@ -17,12 +34,15 @@ async function main(): Promise<void> {
     throw err;
   }
   const log = createLogger(opts.config.log.level, { thread: 'main' });
+  log.info({ build: binding.build, node: process.version, glibc: binding.platform.glibc, refused: binding.refused }, 'uWebSockets.js binding');
   const fatal = (err: Error): void => {
     log.fatal({ err }, 'fatal error, stopping');
     process.exit(1);
   };
   const service = await startService(opts, log, fatal);
   log.info({
+    version: packageVersion(),
+    uws: binding.build,
     ports: service.ports,
     shards: service.pool.size,
     shard_threads: service.pool.threadIds(),

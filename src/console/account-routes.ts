@@ -13,7 +13,7 @@ import { callShard } from '../gateway/shard-call.js';
 import { closeJson, money, orderJson, positionJson } from '../gateway/wire.js';
 import type { KillSwitches } from '../killswitch/kill-switches.js';
 import { centilotsToLots, fromTicks } from '../market/ticks.js';
-import type { KeyRecord } from '../store/records.js';
+import { KEYS } from '../store/records.js';
 import { accountOf, sees } from './actor.js';
 import type { EquityHistory } from './equity/equity-history.js';
 import { mayUsePremiumRate, RATE_LIMITS } from './key-create.js';
@@ -36,7 +36,7 @@ function accountJson(deps: ConsoleDeps, kills: KillSwitches, a: AccountRecord) {
 export function registerAccountRoutes(router: ConsoleRouter, kills: KillSwitches, equity: EquityHistory): void {
   const { deps } = router;
   const specOf = (name: string): SymbolSpec => deps.symbols.get(name)!;
-  const keyName = (id: string | null): string | null => (id === null ? null : deps.store.db<KeyRecord>('keys').get(id)?.name ?? null);
+  const keyName = (id: string | null): string | null => (id === null ? null : deps.store.table(KEYS).get(id)?.name ?? null);
   const closable = (source: string): boolean => source === CONSOLE_SOURCE;
 
   const positionView = (a: AccountRecord, p: PositionRecord) => {

@@ -8,7 +8,7 @@ import { Exchange } from '../gateway/http.js';
 import type { KeyStatsBook } from '../gateway/stats/key-stats-book.js';
 import type { Webhooks } from '../gateway/webhooks/register.js';
 import { systemScheduler } from '../market/clock.js';
-import type { KeyRecord } from '../store/records.js';
+import { KEYS } from '../store/records.js';
 import { registerAccountRoutes } from './account-routes.js';
 import { AuditLog } from './audit-log.js';
 import { registerAuditRoutes } from './audit-routes.js';
@@ -17,6 +17,7 @@ import { startReadModelSampler } from './equity/read-model-sampler.js';
 import { KeySeries } from './key-series/key-series.js';
 import { registerSeriesRoutes } from './key-series/series-routes.js';
 import { registerKeyRoutes } from './key-routes.js';
+import { registerMetricsRoute } from './metrics-route.js';
 import { registerKillSwitchRoutes } from './kill-switch-routes.js';
 import { IpThrottle, Lockout } from './lockout.js';
 import { registerOperatorRoutes } from './operator-routes.js';
@@ -55,7 +56,7 @@ export function registerConsole(app: TemplatedApp, ctx: GatewayContext, parts: C
   const tables = chartTables(ctx.store);
   const series = new KeySeries({
     tables, clock: ctx.clock, scheduler: systemScheduler, log: ctx.log,
-    keyIds: () => ctx.store.db<KeyRecord>('keys').getKeys() as Iterable<string>,
+    keyIds: () => ctx.store.table(KEYS).getKeys(),
   });
   parts.stats.onRequest(series.record);
   series.start();
@@ -72,6 +73,7 @@ export function registerConsole(app: TemplatedApp, ctx: GatewayContext, parts: C
   registerKillSwitchRoutes(router, parts.webhooks.kills);
   registerWebhookRoutes(router, parts.webhooks.book, parts.webhooks.signalLog);
   registerAuditRoutes(router);
+  registerMetricsRoute(router, ctx.metrics);
   router.route({ method: 'get', path: '/console/api/routes', access: 'member', body: 'none', action: 'routes.list' }, (call) => {
     call.reply(200, { data: router.routes.map((r) => ({ method: r.method === 'del' ? 'DELETE' : r.method.toUpperCase(), path: r.path, access: r.access, action: r.action })) });
   });

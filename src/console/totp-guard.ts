@@ -8,9 +8,11 @@ import type { Clock } from '../market/clock.js';
 import type { UserRecord } from '../store/records.js';
 import type { SecretBox } from '../store/secret-box.js';
 import type { Store } from '../store/store.js';
+import { table } from '../store/table.js';
 import { matchedStep, TOTP_STEP_MS } from '../util/totp.js';
 
-export const TOTP_STEPS_DB = 'totp_steps';
+/** user → the last TOTP time step accepted. */
+export const TOTP_STEPS = table<string, number>('totp_steps');
 
 export type TotpCheck =
   | { readonly ok: true; readonly step: number }
@@ -60,7 +62,7 @@ export class TotpGuard {
     return step;
   }
 
-  private db() { return this.store.db<number>(TOTP_STEPS_DB); }
+  private db() { return this.store.table(TOTP_STEPS); }
 }
 
 /** What a refused code tells its user. */

@@ -10,7 +10,7 @@ import { InvalidValue } from '../config/errors.js';
 import { ApiError } from '../gateway/errors.js';
 import { readQuery } from '../gateway/rest/query.js';
 import { iso } from '../gateway/wire.js';
-import type { UserRecord } from '../store/records.js';
+import { USERS, type UserRecord } from '../store/records.js';
 import { hashPassword } from '../util/password.js';
 import { userOf, viewer } from './actor.js';
 import { checked } from './check-body.js';
@@ -37,7 +37,7 @@ interface Pending { readonly secret: string; readonly expiresAtMs: number }
 
 export function registerUserRoutes(router: ConsoleRouter): void {
   const { deps } = router;
-  const users = () => deps.store.db<UserRecord>('users');
+  const users = () => deps.store.table(USERS);
   const pending = new Map<string, Pending>();
 
   router.route({ method: 'get', path: '/console/api/users', access: 'member', body: 'none', action: 'user.list' }, (call) => {

@@ -14,7 +14,7 @@ import { close, closeWebhook } from './positions.js';
 import { badRequest } from './rejects.js';
 import { tick } from './ticks.js';
 import { Tx } from './tx.js';
-import type { AccountMetrics, AccountSnapshot, Command, EngineInit, Outcome, Quote, Reject, Result, UnixMs } from './types.js';
+import type { AccountMetrics, AccountSnapshot, Command, EngineInit, OrderRecord, Outcome, Quote, Reject, Result, UnixMs } from './types.js';
 
 export class Engine {
   private readonly core: Core;
@@ -27,6 +27,10 @@ export class Engine {
 
   get shardId(): number {
     return this.core.ids.shardId;
+  }
+
+  get accountCount(): number {
+    return this.core.accounts.size;
   }
 
   /** Persist with every batch: ids continue from it after a restart. */
@@ -58,6 +62,16 @@ export class Engine {
   metrics(login: string): AccountMetrics | null {
     const a = this.core.accounts.get(login);
     return a === undefined ? null : accountMetrics(a, a.positions.values(), this.core.market);
+  }
+
+  /** A pending order, or a settled one the engine still remembers (the host keeps the rest). */
+  order(login: string, orderId: string): OrderRecord | null {
+    return this.core.accounts.get(login)?.order(orderId) ?? null;
+  }
+
+  /** The order an accepted client id created, while the engine remembers the client id. */
+  orderIdOfClientId(login: string, clientId: string): string | null {
+    return this.core.accounts.get(login)?.clientIds.get(clientId)?.orderId ?? null;
   }
 
   quote(symbol: string): Quote | null {

@@ -129,14 +129,18 @@ export function place(core: Core, tx: Tx, cmd: PlaceOrder): PlaceResult | Reject
   return { ok: true, kind: 'place', order, position: null };
 }
 
+/** A cancel (`cancelled`) or replace (`replaced`) of an order that is no longer pending. */
+export function tooLate(settled: OrderRecord, verb: 'cancelled' | 'replaced'): Reject {
+  const hint = settled.status === 'filled' ? '; close its position instead' : '';
+  return { ...invalidOrder('id', `order ${settled.id} is ${settled.status}: only pending orders can be ${verb}${hint}`), order: settled };
+}
+
 /** The pending order a cancel or replace names, or why there is none. */
-function pendingOrReject(account: AccountState, id: string, verb: string): OrderRecord | Reject {
+function pendingOrReject(account: AccountState, id: string, verb: 'cancelled' | 'replaced'): OrderRecord | Reject {
   const order = account.pending.get(id);
   if (order !== undefined) return order;
   const settled = account.recent.find(id);
-  if (settled === undefined) return notFound(`order ${id} not found`);
-  const hint = settled.status === 'filled' ? '; close its position instead' : '';
-  return invalidOrder('id', `order ${id} is ${settled.status}: only pending orders can be ${verb}${hint}`);
+  return settled === undefined ? notFound(`order ${id} not found`) : tooLate(settled, verb);
 }
 
 /** Cancels a pending order; `reason` is set when the platform (not the client) cancels it. */

@@ -17,6 +17,7 @@ export class Exchange {
   readonly startedNs = process.hrtime.bigint();
   private aborted = false;
   private done = false;
+  private onSent: ((status: number) => void) | null = null;
 
   constructor(readonly res: HttpResponse, req: HttpRequest) {
     this.method = req.getCaseSensitiveMethod();
@@ -29,6 +30,9 @@ export class Exchange {
   }
 
   get open(): boolean { return !this.aborted && !this.done; }
+
+  /** Called once the answer is written, with its status (request metrics). */
+  whenSent(listener: (status: number) => void): void { this.onSent = listener; }
 
   /** Remote address as text, IPv4 plainly, IPv6 in full form. */
   remoteAddress(): string {
@@ -49,6 +53,7 @@ export class Exchange {
       for (const [name, value] of headers) this.res.writeHeader(name, value);
       this.res.end(text);
     });
+    this.onSent?.(status);
   }
 
   fail(err: ApiError, headers: Headers = []): void {

@@ -62,6 +62,7 @@ const SAMPLES: Readonly<Record<string, readonly unknown[]>> = {
   'GET /console/api/webhooks/:id/signals': [undefined],
   'GET /console/api/audit': [undefined],
   'GET /console/api/routes': [undefined],
+  'GET /metrics': [undefined],
 };
 
 /** What a request stuffed with money fields looks like. */

@@ -1,7 +1,7 @@
 // The console's pure parts with injected time: session expiry (idle 30 min, absolute 12 h), the
 // lockout and the per-address throttle, the TOTP guard's single use, cookies and the same-origin
 // checks, the key advisories and entitlements, and the audit summary that drops credentials.
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { AccountRecord } from '../../src/engine/types.js';
 import { addMonthsUtc, advisoriesOf } from '../../src/console/key-view.js';
 import { isProOrEcn, mayUsePremiumRate, readNewKey } from '../../src/console/key-create.js';
@@ -14,7 +14,8 @@ import { InvalidValue } from '../../src/config/errors.js';
 import { ApiError } from '../../src/gateway/errors.js';
 import type { KeyRecord, UserRecord } from '../../src/store/records.js';
 import type { SecretBox } from '../../src/store/secret-box.js';
-import type { Store } from '../../src/store/store.js';
+import { openStore, type Store } from '../../src/store/store.js';
+import { tempDir } from '../support/server.js';
 import { codeAt, STEP_MS } from './support/totp.js';
 
 const T0 = Date.UTC(2026, 0, 15, 12, 0, 0);
@@ -89,10 +90,13 @@ describe('lockout and throttle', () => {
 
 describe('TOTP guard', () => {
   const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DP';
-  const fakeStore = (): Store => {
-    const kept = new Map<unknown, unknown>();
-    const db = { get: (k: unknown) => kept.get(k), put: async (k: unknown, v: unknown) => { kept.set(k, v); return true; } };
-    return { db: () => db } as unknown as Store;
+  const stores: Store[] = [];
+  afterAll(async () => { for (const s of stores.splice(0)) await s.close(); });
+  /** A real main environment in a temp dir. */
+  const realStore = (): Store => {
+    const store = openStore(tempDir('tas-totp-'), 'none', 0);
+    stores.push(store);
+    return store;
   };
   const box = { open: (sealed: string) => sealed } as unknown as SecretBox;
   const userRec: UserRecord = { id: 'u', passwordHash: '', sealedTotpSecret: SECRET, createdAt: 0 };
@@ -100,7 +104,7 @@ describe('TOTP guard', () => {
   it('takes the previous, current and next step once each, in order, and survives a new guard on the same store', async () => {
     const clock = new FakeClock(T0);
     const step = Math.floor(T0 / STEP_MS);
-    const store = fakeStore();
+    const store = realStore();
     const guard = new TotpGuard(store, box, clock);
     const wrong = { ok: false, reason: 'wrong' };
     expect(await guard.consume(userRec, codeAt(SECRET, step - 2))).toEqual(wrong);
@@ -125,7 +129,7 @@ describe('TOTP guard', () => {
   });
 
   it('spends a step before any await, so two requests with one code cannot both pass', async () => {
-    const guard = new TotpGuard(fakeStore(), box, new FakeClock(T0));
+    const guard = new TotpGuard(realStore(), box, new FakeClock(T0));
     const code = codeAt(SECRET, Math.floor(T0 / STEP_MS));
     const results = await Promise.all([guard.consume(userRec, code), guard.consume(userRec, code)]);
     expect(results.map((r) => r.ok).sort()).toEqual([false, true]);

@@ -1,12 +1,14 @@
-// EventStream on a real LMDB store with an outlet whose send buffer the test controls: a replay
-// stops while the buffer is full and goes on when it drains, live events arriving meanwhile are
-// held and follow it, and every seq reaches the outlet once, in order.
+// EventStream on a real LMDB store (behind the main thread's ShardHistory) with an outlet whose send
+// buffer the test controls: a replay stops while the buffer is full and goes on when it drains, live
+// events arriving meanwhile are held and follow it, and every seq reaches the outlet once, in order,
+// whether it was read from the checkpoint tables or from the history's tail.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AccountRecord, EngineEvent, OrderRecord, SymbolSpec } from '../../src/engine/types.js';
 import { EventStream, type EventOutlet } from '../../src/gateway/stream/events.js';
+import { ShardHistory } from '../../src/shard/history.js';
 import { ReadModel } from '../../src/shard/read-model.js';
 import { openShardStore, type ShardStore } from '../../src/store/store.js';
 
@@ -61,15 +63,18 @@ class Outlet implements EventOutlet {
 let dir: string;
 let store: ShardStore;
 let readModel: ReadModel;
+let history: ShardHistory;
 let stream: EventStream;
+let lsn = 0;
 
 beforeEach(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-events-'));
   store = openShardStore(dir, 0, 'none');
   await store.root.transaction(() => { for (let seq = 1; seq <= 1200; seq++) store.events.put([LOGIN, seq], order(seq)); });
   readModel = new ReadModel([BTC]);
-  readModel.apply({ t: 'batch', shard: 0, events: [], accounts: [account(1200)], replies: [] });
-  stream = new EventStream({ events: () => store.events, readModel, symbols: new Map([['BTCUSD', BTC]]), clock: { nowMs: () => 0 } }, {
+  readModel.accounts([account(1200)]);
+  history = new ShardHistory([store]);
+  stream = new EventStream({ history, readModel, symbols: new Map([['BTCUSD', BTC]]), clock: { nowMs: () => 0 } }, {
     chunkEvents: 500, pauseAtBytes: PAUSE_AT, retryMs: 5, maxHeldEvents: 10_000,
   });
 });
@@ -79,12 +84,18 @@ afterEach(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** Events the shard commits (db first) and then hands to the main thread (read model, then stream). */
-async function commit(seqs: number[]): Promise<void> {
-  await store.root.transaction(() => { for (const seq of seqs) store.events.put([LOGIN, seq], order(seq)); });
+/** Events durable in the shard's journal reach the main thread (history, read model, then stream) before any checkpoint holds them. */
+function deliver(seqs: number[]): void {
   const events = seqs.map(order);
-  readModel.apply({ t: 'batch', shard: 0, events, accounts: [account(seqs[seqs.length - 1]!)], replies: [] });
-  stream.onBatch(events);
+  history.events(events, 0, ++lsn);
+  readModel.accounts([account(seqs[seqs.length - 1]!)]);
+  stream.onEvents(events);
+}
+
+/** The shard's checkpoint of everything delivered so far. */
+async function checkpoint(seqs: number[]): Promise<void> {
+  await store.root.transaction(() => { for (const seq of seqs) store.events.put([LOGIN, seq], order(seq)); });
+  history.checkpoint(0, lsn);
 }
 
 describe('EventStream replay', () => {
@@ -97,8 +108,10 @@ describe('EventStream replay', () => {
     expect(firstStop).toBeGreaterThan(0);
     expect(firstStop).toBeLessThan(1100);
 
-    // Live events while the replay waits: held, not sent.
-    await commit([1201, 1202, 1203]);
+    // Live events while the replay waits: held, not sent; some reach a checkpoint meanwhile.
+    deliver([1201, 1202]);
+    await checkpoint([1201, 1202]);
+    deliver([1203]);
     expect(outlet.seqs).not.toContain(1201);
 
     while (outlet.seqs.length < 1103) {
@@ -106,9 +119,23 @@ describe('EventStream replay', () => {
       stream.onDrain(outlet);
       await outlet.stalled();
     }
-    await commit([1204]);
+    deliver([1204]);
     await outlet.count(1104);
     expect(outlet.seqs).toEqual(Array.from({ length: 1104 }, (_, i) => 101 + i));
+  });
+
+  it('replays events only the tail holds yet, then those of a checkpoint, once each', async () => {
+    deliver([1201, 1202, 1203]);
+    const outlet = new Outlet();
+    stream.subscribe(outlet, LOGIN, ['orders'], 1198);
+    await outlet.count(5);
+    expect(outlet.seqs).toEqual([1199, 1200, 1201, 1202, 1203]);
+    await checkpoint([1201, 1202, 1203]);
+    expect(history.tailEvents).toBe(0);
+    const later = new Outlet();
+    stream.subscribe(later, LOGIN, ['orders'], 1200);
+    await later.count(3);
+    expect(later.seqs).toEqual([1201, 1202, 1203]);
   });
 
   it('refuses since_seq values it cannot serve', async () => {

@@ -3,11 +3,11 @@
 // on a crash is acceptable, so saves are not awaited for durability.
 import type { Database } from 'lmdb';
 import type { UnixMs } from '../../engine/types.js';
-import type { Key } from '../../store/store.js';
+import { table } from '../../store/table.js';
 import type { Logger } from '../../util/log.js';
 import { KeyStats, type KeyStatsRecord, type RequestTap } from './key-stats.js';
 
-export const KEY_STATS_DB = 'key_stats';
+export const KEY_STATS = table<string, KeyStatsRecord>('key_stats');
 export const KEY_STATS_SAVE_MS = 10_000;
 const SAVE_CHUNK = 32;
 
@@ -16,7 +16,7 @@ export class KeyStatsBook {
   private listener: RequestTap | null = null;
   private readonly tap: RequestTap = (keyId, endpoint, errorName, latencyUs) => this.listener?.(keyId, endpoint, errorName, latencyUs);
 
-  constructor(private readonly db: Database<KeyStatsRecord, Key>) {
+  constructor(private readonly db: Database<KeyStatsRecord, string>) {
     for (const { value } of db.getRange()) this.stats.set(value.keyId, new KeyStats(value.keyId, value.sinceMs, value, this.tap));
   }
 

@@ -7,11 +7,11 @@
 // Starting points: a plain subscribe sends a snapshot stamped with the account's seq, then every
 // later event. A subscribe with since_seq first replays the journaled events after it in chunks
 // (paced by the connection's buffer), holding the live events that arrive meanwhile; when a read
-// finds no more, the held events follow. Why there is no gap or duplicate: a shard commits before
-// it hands a batch to this thread, so every event already delivered here is in the db (the read
-// transaction is renewed before each chunk); events still to come arrive later through onBatch;
-// and the feed's cursor (the last seq handled) drops anything the replay already covered.
-import type { Database } from 'lmdb';
+// finds no more, the held events follow. Why there is no gap or duplicate: a shard's events reach
+// this thread once they are durable in its journal, and the history holds every one of them (in
+// its checkpoint tables, or still in its tail until a checkpoint does); events still to come
+// arrive later through onEvents; and the feed's cursor (the last seq handled) drops anything the
+// replay already covered.
 import type { Cents, EngineEvent, OrderRecord, PositionRecord, SymbolSpec } from '../../engine/types.js';
 import type { Clock } from '../../market/clock.js';
 import type { ReadModel } from '../../shard/read-model.js';
@@ -36,9 +36,14 @@ export interface ReplayOptions {
   readonly maxHeldEvents: number;
 }
 
+/** The shards' events as the main thread reads them (src/shard/history.ts). */
+export interface EventHistory {
+  eventsAfter(login: string, afterSeq: number, limit: number): EngineEvent[];
+  oldestSeq(login: string): number | null;
+}
+
 export interface EventSources {
-  /** The events table of the shard that owns `login`. */
-  readonly events: (login: string) => Database<EngineEvent, [string, number]>;
+  readonly history: EventHistory;
   readonly readModel: ReadModel;
   readonly symbols: ReadonlyMap<string, SymbolSpec>;
   readonly clock: Clock;
@@ -60,7 +65,6 @@ interface Feed {
   catchUp: CatchUp | null;
 }
 
-const MAX_SEQ = Number.MAX_SAFE_INTEGER;
 
 const loginOf = (e: EngineEvent): string => (e.type === 'order' ? e.order.login : e.position.login);
 const channelOf = (e: EngineEvent): EventChannel => (e.type === 'order' ? 'orders' : 'positions');
@@ -136,8 +140,8 @@ export class EventStream {
     for (const feed of this.byOutlet.get(outlet)?.values() ?? []) this.remove(feed);
   }
 
-  /** A shard batch, after the read model applied it. */
-  onBatch(events: readonly EngineEvent[]): void {
+  /** Events from the shards, after the read model applied them. */
+  onEvents(events: readonly EngineEvent[]): void {
     for (const e of events) {
       const feeds = this.byLogin.get(loginOf(e));
       if (!feeds) continue;
@@ -189,13 +193,9 @@ export class EventStream {
       catchUp.timer = setTimeout(() => this.pump(feed, catchUp), this.opts.retryMs);
       return;
     }
-    // A fresh read transaction: it must see every commit whose batch this thread has delivered.
-    const events = this.src.events(feed.login);
-    events.resetReadTxn();
     let read = 0;
     let full = false;
-    const range = events.getRange({ start: [feed.login, feed.cursor + 1], end: [feed.login, MAX_SEQ], limit: this.opts.chunkEvents });
-    for (const { value } of range) {
+    for (const value of this.src.history.eventsAfter(feed.login, feed.cursor, this.opts.chunkEvents)) {
       read++;
       this.deliver(feed, value, null);
       // Big events fill the buffer before the chunk ends: the rest waits for the next look.
@@ -218,10 +218,7 @@ export class EventStream {
   }
 
   private oldestStored(login: string): number | null {
-    const events = this.src.events(login);
-    events.resetReadTxn();
-    for (const key of events.getKeys({ start: [login, 0], end: [login, MAX_SEQ], limit: 1 })) return key[1];
-    return null;
+    return this.src.history.oldestSeq(login);
   }
 
   private remove(feed: Feed): void {
