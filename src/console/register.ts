@@ -12,7 +12,7 @@ import { KEYS } from '../store/records.js';
 import { registerAccountRoutes } from './account-routes.js';
 import { AuditLog } from './audit-log.js';
 import { registerAuditRoutes } from './audit-routes.js';
-import { EquityHistory } from './equity/equity-history.js';
+import { EquityHistory, type EquityRecorder } from './equity/equity-history.js';
 import { startReadModelSampler } from './equity/read-model-sampler.js';
 import { KeySeries } from './key-series/key-series.js';
 import { registerSeriesRoutes } from './key-series/series-routes.js';
@@ -39,6 +39,8 @@ export interface ConsoleParts {
 }
 
 export interface ConsoleService {
+  /** Where balance and equity samples go (the shards' sampler, once it exists; docs/console.md "Equity history"). */
+  readonly equity: EquityRecorder;
   /** Ends the sessions, the password pool and the samplers and waits for their writes (call before the store closes). */
   close(): Promise<void>;
 }
@@ -83,6 +85,7 @@ export function registerConsole(app: TemplatedApp, ctx: GatewayContext, parts: C
     ex.fail(new ApiError('not_found', `no console route ${ex.method} ${ex.path.slice(0, 100)}`));
   });
   return {
+    equity,
     async close() {
       deps.sessions.close();
       await passwords.close();
