@@ -194,7 +194,9 @@ export class JournalWriter {
     while (this.closed.length > 0 && this.closed[0]!.lastLsn <= lsn) this.opts.io.remove(this.closed.shift()!.file);
   }
 
+  /** Closes the current segment; a spare still being prepared is abandoned (a ready one stays for the next start). */
   close(): void {
+    if (this.spare?.state === 'preparing') this.spare.abandoned = true;
     this.out.close();
   }
 
