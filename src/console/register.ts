@@ -7,19 +7,28 @@ import { ApiError } from '../gateway/errors.js';
 import { Exchange } from '../gateway/http.js';
 import type { KeyStatsBook } from '../gateway/stats/key-stats-book.js';
 import type { Webhooks } from '../gateway/webhooks/register.js';
+import { systemScheduler } from '../market/clock.js';
+import { KEYS } from '../store/records.js';
 import { registerAccountRoutes } from './account-routes.js';
 import { AuditLog } from './audit-log.js';
 import { registerAuditRoutes } from './audit-routes.js';
+import { EquityHistory, type EquityRecorder } from './equity/equity-history.js';
+import { startReadModelSampler } from './equity/read-model-sampler.js';
+import { KeySeries } from './key-series/key-series.js';
+import { registerSeriesRoutes } from './key-series/series-routes.js';
 import { registerKeyRoutes } from './key-routes.js';
 import { registerMetricsRoute } from './metrics-route.js';
 import { registerKillSwitchRoutes } from './kill-switch-routes.js';
 import { IpThrottle, Lockout } from './lockout.js';
 import { registerOperatorRoutes } from './operator-routes.js';
 import { PasswordPool } from './password-pool.js';
+import { registerQuoteRoutes } from './quote-routes.js';
 import { ConsoleRouter, type ConsoleDeps } from './router.js';
 import { registerSessionRoutes } from './session-routes.js';
 import { SessionStore } from './sessions.js';
+import { chartTables } from './tables.js';
 import { TotpGuard } from './totp-guard.js';
+import { registerUserRoutes } from './user-routes.js';
 import { registerWebPage } from './web-page.js';
 import { registerWebhookRoutes } from './webhook-routes.js';
 
@@ -30,7 +39,9 @@ export interface ConsoleParts {
 }
 
 export interface ConsoleService {
-  /** Ends the sessions and the password pool and waits for the audit log (call before the store closes). */
+  /** Where balance and equity samples go (the shards' sampler, once it exists; docs/console.md "Equity history"). */
+  readonly equity: EquityRecorder;
+  /** Ends the sessions, the password pool and the samplers and waits for their writes (call before the store closes). */
   close(): Promise<void>;
 }
 
@@ -44,11 +55,23 @@ export function registerConsole(app: TemplatedApp, ctx: GatewayContext, parts: C
     lockout: new Lockout(),
   };
   const passwords = new PasswordPool();
+  const tables = chartTables(ctx.store);
+  const series = new KeySeries({
+    tables, clock: ctx.clock, scheduler: systemScheduler, log: ctx.log,
+    keyIds: () => ctx.store.table(KEYS).getKeys(),
+  });
+  parts.stats.onRequest(series.record);
+  series.start();
+  const equity = new EquityHistory(tables, ctx.log);
+  const stopSampler = startReadModelSampler({ readModel: ctx.readModel, history: equity, clock: ctx.clock, scheduler: systemScheduler, log: ctx.log });
   const router = new ConsoleRouter(app, deps);
   registerSessionRoutes(router, passwords, new IpThrottle());
   registerOperatorRoutes(router);
-  registerAccountRoutes(router, parts.webhooks.kills);
+  registerUserRoutes(router);
+  registerAccountRoutes(router, parts.webhooks.kills, equity);
+  registerQuoteRoutes(router);
   registerKeyRoutes(router, parts.stats);
+  registerSeriesRoutes(router, series);
   registerKillSwitchRoutes(router, parts.webhooks.kills);
   registerWebhookRoutes(router, parts.webhooks.book, parts.webhooks.signalLog);
   registerAuditRoutes(router);
@@ -62,9 +85,12 @@ export function registerConsole(app: TemplatedApp, ctx: GatewayContext, parts: C
     ex.fail(new ApiError('not_found', `no console route ${ex.method} ${ex.path.slice(0, 100)}`));
   });
   return {
+    equity,
     async close() {
       deps.sessions.close();
       await passwords.close();
+      await stopSampler();
+      await series.stop();
       await deps.audit.settled();
     },
   };
