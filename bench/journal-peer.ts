@@ -89,7 +89,7 @@ async function segmentShard(t: Extract<JournalPeerTask, { role: 'shard-segment' 
     for (let i = 0; i < n; i++) writer.append(orderEntry(first + i));
     writer.commit();
   });
-  writer.close();
+  await writer.close();
   return report;
 }
 

@@ -12,8 +12,7 @@ import { KEYS } from '../store/records.js';
 import { registerAccountRoutes } from './account-routes.js';
 import { AuditLog } from './audit-log.js';
 import { registerAuditRoutes } from './audit-routes.js';
-import { EquityHistory, type EquityRecorder } from './equity/equity-history.js';
-import { startReadModelSampler } from './equity/read-model-sampler.js';
+import { EquityHistory } from './equity/equity-history.js';
 import { KeySeries } from './key-series/key-series.js';
 import { registerSeriesRoutes } from './key-series/series-routes.js';
 import { registerKeyRoutes } from './key-routes.js';
@@ -36,12 +35,12 @@ export interface ConsoleParts {
   readonly adminToken: string;
   readonly stats: KeyStatsBook;
   readonly webhooks: Pick<Webhooks, 'book' | 'kills' | 'signalLog'>;
+  /** Balance and equity per minute, fed by the shards (service.ts wires them before they start sending). */
+  readonly equity: EquityHistory;
 }
 
 export interface ConsoleService {
-  /** Where balance and equity samples go (the shards' sampler, once it exists; docs/console.md "Equity history"). */
-  readonly equity: EquityRecorder;
-  /** Ends the sessions, the password pool and the samplers and waits for their writes (call before the store closes). */
+  /** Ends the sessions, the password pool and the key series and waits for their writes (call before the store closes). */
   close(): Promise<void>;
 }
 
@@ -62,8 +61,7 @@ export function registerConsole(app: TemplatedApp, ctx: GatewayContext, parts: C
   });
   parts.stats.onRequest(series.record);
   series.start();
-  const equity = new EquityHistory(tables, ctx.log);
-  const stopSampler = startReadModelSampler({ readModel: ctx.readModel, history: equity, clock: ctx.clock, scheduler: systemScheduler, log: ctx.log });
+  const { equity } = parts;
   const router = new ConsoleRouter(app, deps);
   registerSessionRoutes(router, passwords, new IpThrottle());
   registerOperatorRoutes(router);
@@ -85,11 +83,9 @@ export function registerConsole(app: TemplatedApp, ctx: GatewayContext, parts: C
     ex.fail(new ApiError('not_found', `no console route ${ex.method} ${ex.path.slice(0, 100)}`));
   });
   return {
-    equity,
     async close() {
       deps.sessions.close();
       await passwords.close();
-      await stopSampler();
       await series.stop();
       await deps.audit.settled();
     },

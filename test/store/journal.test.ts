@@ -54,7 +54,7 @@ describe('journal writer and reader', () => {
       expect(w.commit()).toBeGreaterThan(0);
       expect(w.durableLsn).toBe(lsn);
     }
-    w.close();
+    await w.close();
     expect(segments(dir).length).toBeGreaterThan(2);
     const { entries, report } = readAll(dir);
     expect(entries.map(([n]) => n)).toEqual(Array.from({ length: 1200 }, (_, i) => i + 1));
@@ -75,7 +75,7 @@ describe('journal writer and reader', () => {
     w.release(600);
     const after = segments(dir).length;
     expect(after).toBeLessThan(before);
-    w.close();
+    await w.close();
     // Everything after the checkpoint is still there to replay.
     expect(readAll(dir, 600).entries.map(([n]) => n)).toEqual(Array.from({ length: 600 }, (_, i) => i + 601));
   });
@@ -85,7 +85,7 @@ describe('journal writer and reader', () => {
     const w = await writer(dir);
     for (let n = 1; n <= 10; n++) w.append(tick(n));
     w.commit();
-    w.close();
+    await w.close();
     const [last] = segments(dir).slice(-1);
     const file = path.join(dir, last!);
     const bytes = fs.readFileSync(file);
@@ -112,7 +112,7 @@ describe('journal writer and reader', () => {
       w.append(tick(n));
       if (n % 20 === 0) w.commit();
     }
-    w.close();
+    await w.close();
     const [first, second] = segments(dir);
     const firstFile = path.join(dir, first!);
     const original = fs.readFileSync(firstFile);
@@ -133,7 +133,7 @@ describe('journal writer and reader', () => {
     const w = await writer(dir);
     w.append(tick(1));
     w.commit();
-    w.close();
+    await w.close();
     const file = path.join(dir, segments(dir)[0]!);
     const bytes = fs.readFileSync(file);
     bytes.writeUInt16LE(99, 4);
@@ -166,7 +166,7 @@ describe('journal writer and reader', () => {
     expect(w.state).toBe('ok');
     w.append(tick(++n));
     w.commit();
-    w.close();
+    await w.close();
     // Nothing was lost.
     expect(readAll(dir).entries.map(([lsn]) => lsn)).toEqual(Array.from({ length: n }, (_, i) => i + 1));
   });
@@ -181,7 +181,7 @@ describe('journal writer and reader', () => {
     expect(w.state).toBe('failed');
     expect(w.ready()).toBe(false);
     expect(w.durableLsn).toBe(1);
-    w.close();
+    await w.close();
   });
 
   it('loses exactly what was written after the last sync when the power goes (fault-injected)', async () => {
@@ -193,6 +193,6 @@ describe('journal writer and reader', () => {
     w.append(tick(3));
     // No commit: the process dies here; its unsynced bytes die with it.
     expect(readAll(dir).entries.map(([n]) => n)).toEqual([1, 2]);
-    w.close();
+    await w.close();
   });
 });

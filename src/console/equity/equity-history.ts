@@ -4,8 +4,7 @@
 // until the next row, and the retention sweep keeps the newest row older than 30 days so a window
 // always knows the value it starts with.
 //
-// `record` is the port the samplers call: today the main thread's sampler over the read model
-// (read-model-sampler.ts), later the shards (docs/console.md, "Equity history").
+// `record` is what the shards' samples are stored through (shard-samples.ts).
 import type { Cents, UnixMs } from '../../engine/types.js';
 import { ApiError } from '../../gateway/errors.js';
 import type { Query } from '../../gateway/rest/query.js';
@@ -30,9 +29,6 @@ export interface EquitySample {
 /** The stored row (the key holds login and minute). */
 export interface EquityRow { readonly balanceCents: Cents; readonly equityCents: Cents }
 
-/** What a sampler is given: the one call that stores samples. */
-export interface EquityRecorder { record(samples: readonly EquitySample[]): Promise<void> }
-
 const floorMinute = (ms: UnixMs): UnixMs => Math.floor(ms / EQUITY_STEP_MS) * EQUITY_STEP_MS;
 
 /** The coarsest step a window needs to stay under EQUITY_MAX_POINTS points. */
@@ -40,7 +36,7 @@ export function equityStepMs(spanMs: number): number {
   return STEPS_MS.find((s) => spanMs / s <= EQUITY_MAX_POINTS) ?? STEPS_MS[STEPS_MS.length - 1]!;
 }
 
-export class EquityHistory implements EquityRecorder {
+export class EquityHistory {
   /** The last stored row per login, to skip samples that change nothing. */
   private readonly last = new Map<string, EquityRow>();
 
