@@ -27,6 +27,10 @@ test: build check
 bench: build
 	node dist/bench/run.js
 
+# 30 minutes of steady mixed load at the documented limits, memory sampled (SOAK_MINUTES=2 for a look).
+soak: build
+	node dist/bench/soak.js
+
 # Every console page at desktop width and 375 px, into docs/screenshots/ (headless Chromium).
 screenshots: build
 	npx tsx test/console/screenshots.ts
