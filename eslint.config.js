@@ -51,4 +51,18 @@ export default tseslint.config(
     },
   },
   engineRestrictions,
+  {
+    // One loader chooses the native uWebSockets.js build (src/gateway/uws.ts); a value import
+    // anywhere else could load a build it refused, or the stand-in that fails on the first request.
+    files: ['**/*.ts'],
+    ignores: ['src/gateway/uws.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        paths: [
+          { name: 'uWebSockets.js', allowTypeImports: true, message: 'Load uWS through uws() of src/gateway/uws.ts.' },
+          { name: '@trufflesuite/uws-js-unofficial', message: 'Load uWS through uws() of src/gateway/uws.ts.' },
+        ],
+      }],
+    },
+  },
 );

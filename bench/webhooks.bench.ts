@@ -18,12 +18,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Bench } from 'tinybench';
-import type { Command, SymbolSpec } from '../src/engine/types.js';
+import type { Command, Result, SymbolSpec } from '../src/engine/types.js';
 import { secretMatches, signatureMatches } from '../src/gateway/webhooks/signal-auth.js';
 import type { LiveWebhook } from '../src/gateway/webhooks/webhook-book.js';
 import { QuoteBoard } from '../src/market/quote-board.js';
 import { ShardPool } from '../src/shard/pool.js';
-import type { ReplyBody } from '../src/shard/protocol.js';
 import { createLogger } from '../src/util/log.js';
 import { startService, type ServiceProcess } from './support/child-process.js';
 import { measureFsyncFloor } from './support/fsync-floor.js';
@@ -136,7 +135,7 @@ async function fanOut(s: ServiceProcess): Promise<Row[]> {
 }
 
 type Ok = (login: string, cmd: Command) => Promise<ReplyResult>;
-type ReplyResult = Extract<ReplyBody, { result: unknown }>['result'];
+type ReplyResult = Result;
 
 /**
  * Baselines below the gateway: the same commands sent straight to 2 shard workers from this
@@ -150,12 +149,14 @@ async function shardBaselines(work: string): Promise<{ fan: Row; kill: Row }> {
   const pool = await ShardPool.start({
     shards: 2, dataDir: path.join(work, 'baseline'), durability: 'sync', logLevel: 'warn', symbols: [spec],
     board: { sab: board.sab, symbols: board.symbols }, clientIdRetentionMs: 24 * 3600_000, eventRetentionMs: 24 * 3600_000, haltedKeys: [], log: createLogger('warn'),
+    idle: 'park', journal: { segment_bytes: 32 << 20, sync_method: 'fdatasync' },
     onFatal: (err) => { throw err; },
   });
+  pool.run();
   const ok: Ok = async (login, cmd) => {
-    const body = await pool.request(login, cmd);
-    if (!body.ok || !('result' in body)) throw new Error(`baseline command refused: ${JSON.stringify(body)}`);
-    return body.result;
+    const { answer } = await pool.calls.request(login, cmd);
+    if (answer.t !== 'done') throw new Error(`baseline command refused: ${JSON.stringify(answer)}`);
+    return answer.result;
   };
   const buy = (login: string): Command => ({
     kind: 'place', login, symbol: spec.name, side: 'buy', type: 'market', volume: 1, sizing: null,
@@ -165,7 +166,7 @@ async function shardBaselines(work: string): Promise<{ fan: Row; kill: Row }> {
     await Promise.all([...FAN_LOGINS, ...KILL_LOGINS].map((login) => ok(login, {
       kind: 'upsertAccount', account: { login, user: 'b', type: 'demo', group: 'demo', currency: 'USD', leverage: 100, server: 'b', balance: 100_000_000 },
     })));
-    pool.tick(quote);
+    pool.client.tick(quote);
     return { fan: await fanBaseline(ok, buy), kill: await killBaseline(ok, buy) };
   } finally {
     await pool.stop();

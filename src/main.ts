@@ -1,14 +1,31 @@
 // Entry point: `npm start` / `make run`. Configuration errors stop start-up with a message that
-// names the bad key; SIGTERM and SIGINT drain the shards and close LMDB before exiting.
+// names the bad key, and so does a Node or C library no native uWebSockets.js build loads on (exit
+// 3, before anything else starts); SIGTERM and SIGINT drain the shards and close LMDB before exiting.
 import { ConfigError } from './config/errors.js';
-import { loadStartOptions } from './config/load.js';
+import { loadStartOptions, packageVersion, SERVER_HELP } from './config/load.js';
+import { selectUws } from './gateway/uws.js';
 import { startService } from './service.js';
 import { createLogger } from './util/log.js';
 
 async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const binding = selectUws();
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(`${SERVER_HELP}\n`);
+    return;
+  }
+  if (argv.includes('--version') || argv.includes('-V')) {
+    const runsOn = binding.ok ? binding.build : 'no native build loads (start-up would stop)';
+    process.stdout.write(`tas ${packageVersion()}\nnode ${process.version}\nuWebSockets.js ${runsOn}\n`);
+    return;
+  }
+  if (!binding.ok) {
+    process.stderr.write(`${binding.message}\n`);
+    process.exit(3);
+  }
   let opts;
   try {
-    opts = loadStartOptions(process.argv.slice(2), process.env, process.cwd());
+    opts = loadStartOptions(argv, process.env, process.cwd());
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);
@@ -17,12 +34,29 @@ async function main(): Promise<void> {
     throw err;
   }
   const log = createLogger(opts.config.log.level, { thread: 'main' });
+  log.info({ build: binding.build, node: process.version, glibc: binding.platform.glibc, refused: binding.refused }, 'uWebSockets.js binding');
   const fatal = (err: Error): void => {
     log.fatal({ err }, 'fatal error, stopping');
     process.exit(1);
   };
   const service = await startService(opts, log, fatal);
+  // Before `ready` is logged: whoever reads that line may signal at once, and until a handler is
+  // installed SIGTERM kills the process outright, without the shards' last checkpoint.
+  let stopping = false;
+  const stop = (sig: string): void => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal: sig }, 'stopping');
+    service.stop().then(
+      () => { log.info('stopped'); process.exit(0); },
+      (err: unknown) => { log.error({ err }, 'unclean stop'); process.exit(1); },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
   log.info({
+    version: packageVersion(),
+    uws: binding.build,
     ports: service.ports,
     shards: service.pool.size,
     shard_threads: service.pool.threadIds(),
@@ -43,18 +77,6 @@ async function main(): Promise<void> {
     log.info({ admin_token_origin: service.adminToken.origin }, 'operator token');
   }
 
-  let stopping = false;
-  const stop = (sig: string): void => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal: sig }, 'stopping');
-    service.stop().then(
-      () => { log.info('stopped'); process.exit(0); },
-      (err: unknown) => { log.error({ err }, 'unclean stop'); process.exit(1); },
-    );
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
 }
 
 main().catch((err: unknown) => {

@@ -1,9 +1,11 @@
 // Start-up and shutdown of the whole service, in dependency order: store and fixture, market,
 // shards (accounts upserted through their single writer), read model, listeners. `/health` says ok
 // only once every listener and shard is up; the `ready` log line carries the bound ports.
-import uWS from 'uWebSockets.js';
 import type { StartOptions } from './config/types.js';
 import { registerConsole } from './console/register.js';
+import { EquityHistory } from './console/equity/equity-history.js';
+import { recordShardSamples } from './console/equity/shard-samples.js';
+import { chartTables } from './console/tables.js';
 import { registerRest } from './gateway/rest/routes.js';
 import { registerWebhooks } from './gateway/webhooks/register.js';
 import { registerStream } from './gateway/stream/register.js';
@@ -15,17 +17,23 @@ import { openReplayGuard, saveReplayGuard } from './gateway/auth/replay-memory.j
 import { TIMESTAMP_WINDOW_MS } from './gateway/auth/verify.js';
 import type { GatewayContext } from './gateway/context.js';
 import { Exchange } from './gateway/http.js';
+import { RestLimiter } from './gateway/limits/rest-limiter.js';
+import { poolShardStats } from './gateway/metrics/pool-shard-stats.js';
+import { ServiceMetrics } from './gateway/metrics/service-metrics.js';
+import { HistoryOrderLookup } from './gateway/orders/history-order-lookup.js';
 import { listen, type Listening } from './gateway/listen.js';
+import { uws } from './gateway/uws.js';
 import { systemClock, systemScheduler } from './market/clock.js';
 import { Market } from './market/market.js';
 import { marketSymbolOf } from './market/market-symbol.js';
 import { ShardPool } from './shard/pool.js';
 import { ReadModel } from './shard/read-model.js';
 import { SecretBox } from './store/secret-box.js';
-import type { KeyRecord } from './store/records.js';
-import { reshardDataDir } from './store/reshard.js';
+import { KEYS } from './store/records.js';
+import { reshardDataDir } from './shard/reshard.js';
+import { ShardHistory } from './shard/history.js';
 import { seedStore } from './store/seed.js';
-import { openStore, type Store } from './store/store.js';
+import { openStore, SYMBOLS, type Store } from './store/store.js';
 import { parseCidr, type Cidr } from './util/ip.js';
 import type { Logger } from './util/log.js';
 
@@ -44,15 +52,21 @@ export interface Service {
 
 export async function startService(opts: StartOptions, log: Logger, onFatal: (err: Error) => void): Promise<Service> {
   const { config } = opts;
-  const resharded = await reshardDataDir(config.data_dir, config.durability, config.shards);
+  // The fixture and what the shards need to recover, from the main environment alone: resharding
+  // replays the old shards' journals, so it runs before the store opens the shards' environments.
+  const boot = openStore(config.data_dir, config.durability, 0);
+  const box = SecretBox.openOrCreate(config.data_dir);
+  const seeded = await seedStore(boot, box, config.seed, Date.now());
+  if (seeded.created.length + seeded.updated.length > 0) log.info(seeded, 'fixture upserted');
+  // Every symbol ever seeded stays tradable (open positions may be on it); prices come from the fixture.
+  const symbolList = [...boot.table(SYMBOLS).getRange()].map((e) => e.value);
+  const haltedKeys = [...boot.table(KEYS).getRange()].flatMap(({ value: k }) => (k.halted ? [{ login: k.login, keyId: k.id }] : []));
+  await boot.close();
+  const resharded = await reshardDataDir(config.data_dir, config.durability, config.shards, {
+    symbols: symbolList, haltedKeys, clientIdRetentionMs: CLIENT_ID_RETENTION_MS, nowMs: Date.now(),
+  });
   if (resharded) log.info(resharded, 'accounts moved to their new shards');
   const store = openStore(config.data_dir, config.durability, config.shards);
-  const box = SecretBox.openOrCreate(config.data_dir);
-  const seeded = await seedStore(store, box, config.seed, Date.now());
-  if (seeded.created.length + seeded.updated.length > 0) log.info(seeded, 'fixture upserted');
-
-  // Every symbol ever seeded stays tradable (open positions may be on it); prices come from the fixture.
-  const symbolList = [...store.symbols.getRange()].map((e) => e.value);
   const symbols = new Map(symbolList.map((s) => [s.name, s]));
   const market = await Market.open({
     symbols: config.seed.symbols.map(marketSymbolOf),
@@ -66,33 +80,46 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
     shards: config.shards,
     dataDir: config.data_dir,
     durability: config.durability,
+    idle: config.shard_idle,
+    journal: config.journal,
     logLevel: config.log.level,
     symbols: symbolList,
     board: { sab: market.board.sab, symbols: market.board.symbols },
     clientIdRetentionMs: CLIENT_ID_RETENTION_MS,
     eventRetentionMs: config.stream.retention_hours * 3600_000,
-    haltedKeys: [...store.db<KeyRecord>('keys').getRange()].flatMap(({ value: k }) => (k.halted ? [{ login: k.login, keyId: k.id }] : [])),
+    haltedKeys,
     log,
     onFatal,
   });
+  // Every shard has recovered, so its tables hold its whole state; what changes from here on
+  // arrives through the client, which delivers nothing before it runs.
   const readModel = new ReadModel(symbolList);
-  pool.onBatch((batch) => readModel.apply(batch));
-  readModel.load(store);
+  const history = new ShardHistory(store.shards);
+  const metrics = new ServiceMetrics();
+  pool.client.listen(readModel);
+  pool.client.listen(history);
+  pool.client.listen({ events: (events) => metrics.observeEvents(events) });
+  metrics.readShards(poolShardStats(pool));
+  // Listening before anything is delivered: the shards sample a new account at once.
+  const equity = new EquityHistory(chartTables(store), log);
+  const stopEquity = recordShardSamples(pool.client, equity, log);
+  readModel.load(store.shards);
+  pool.run();
   for (const name of market.board.symbols) {
     const quote = market.board.read(name);
     if (quote) readModel.onQuote(quote);
   }
   for (const a of config.seed.accounts) {
-    const body = await pool.request(a.login, {
+    const { answer } = await pool.calls.request(a.login, {
       kind: 'upsertAccount',
       account: {
         login: a.login, user: a.user, type: a.type, group: a.group, currency: a.currency,
         leverage: a.leverage, server: a.server, balance: Math.round(a.balance * 100),
       },
     });
-    if (!body.ok) throw new Error(`seed error at account ${a.login}: ${'reject' in body ? body.reject.message : 'refused'}`);
+    if (answer.t !== 'done') throw new Error(`seed error at account ${a.login}: ${answer.t === 'rejected' ? answer.reject.message : answer.t === 'unavailable' ? answer.message : 'refused'}`);
   }
-  market.subscribe((quote) => { readModel.onQuote(quote); pool.tick(quote); });
+  market.subscribe((quote) => { readModel.onQuote(quote); pool.client.tick(quote); });
   market.start();
 
   const replays = await openReplayGuard(store, TIMESTAMP_WINDOW_MS, systemClock.nowMs());
@@ -100,28 +127,38 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
     log.warn({ refuse_before_ms: replays.guard.fenceMs }, 'replay guard: the last stop was not clean; POST and DELETE signed before refuse_before_ms are refused');
   }
   const ctx: GatewayContext = {
-    config, log, clock: systemClock, store, box, symbols, market, pool, readModel,
+    config, log, clock: systemClock, store, box, symbols, market, pool, readModel, history,
     auth: { keys: new KeyRing(store, box), replays: replays.guard },
     trustedProxies: config.trusted_proxies.map((t) => parseCidr(t) as Cidr),
+    limits: new RestLimiter(),
+    orders: new HistoryOrderLookup(history),
+    metrics,
   };
 
   let ready = false;
+  const uWS = uws();
   const httpApp = config.http.tls.cert && config.http.tls.key
     ? uWS.SSLApp({ cert_file_name: config.http.tls.cert, key_file_name: config.http.tls.key })
     : uWS.App();
   httpApp.get('/health', (res, req) => {
     const ex = Exchange.open(res, req);
     if (!ex) return;
-    if (ready) ex.json(200, { status: 'ok' });
-    else ex.json(503, { status: 'starting' });
+    if (!ready) {
+      ex.json(503, { status: 'starting' });
+      return;
+    }
+    const journals = pool.journalHealth().map((journal, shard) => ({ shard, ...journal })).filter((j) => j.state !== 'ok');
+    // Orders are refused while a shard's journal cannot make them durable: the service says so here.
+    if (journals.length === 0) ex.json(200, { status: 'ok' });
+    else ex.json(503, { status: 'journal_unavailable', journals });
   });
 
   const consoleApp = uWS.App();
   const admin = resolveAdminToken(config);
   const rest = registerRest(httpApp, ctx);
-  const stream = registerStream(httpApp, ctx, rest.limiter);
+  const stream = registerStream(httpApp, ctx);
   const webhooks = await registerWebhooks(httpApp, ctx);
-  const consoleService = registerConsole(consoleApp, ctx, { adminToken: admin.token, stats: rest.stats, webhooks });
+  const consoleService = registerConsole(consoleApp, ctx, { adminToken: admin.token, stats: rest.stats, webhooks, equity });
   const fix = await startFixGateway(ctx, onFatal);
 
   const listeners: Listening[] = [
@@ -151,6 +188,7 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
       await pool.stop();
       await webhooks.close();
       await consoleService.close();
+      await stopEquity();
       await store.close();
     },
   };

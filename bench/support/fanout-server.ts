@@ -7,7 +7,8 @@
 // from a fixed-rate generator, round robin over the symbols, each stamped with the time it was
 // DUE (fractional Unix ms), so a late generator shows up as latency (coordinated-omission safe).
 import { performance } from 'node:perf_hooks';
-import uWS, { type WebSocket } from 'uWebSockets.js';
+import type { WebSocket } from 'uWebSockets.js';
+import { uws } from '../../src/gateway/uws.js';
 import { WebSocketServer, type WebSocket as WsSocket } from 'ws';
 import type { Quote, SymbolSpec } from '../../src/engine/types.js';
 import { STREAM_TUNING } from '../../src/gateway/stream/tuning.js';
@@ -35,6 +36,7 @@ const symbolsOf = (conn: number): string[] => Array.from({ length: perConn }, (_
 const connOf = (query: string): number => Number(new URLSearchParams(query).get('i'));
 
 function uwsServer(ready: (port: number) => void): Fanout {
+  const uWS = uws();
   const app = uWS.App();
   const fanout = new QuoteFanout(app, specs, () => null, {
     conflateAtBytes: STREAM_TUNING.conflateAtBytes,
@@ -47,7 +49,7 @@ function uwsServer(ready: (port: number) => void): Fanout {
     maxPayloadLength: STREAM_TUNING.maxPayloadBytes,
     idleTimeout: STREAM_TUNING.idleTimeoutS,
     maxBackpressure: MAX_BUFFER_BYTES * 2 + STREAM_TUNING.maxPayloadBytes,
-    closeOnBackpressureLimit: 0,
+    closeOnBackpressureLimit: false,
     upgrade: (res, req, context) => {
       res.upgrade({ conn: connOf(req.getQuery() ?? ''), outlet: null }, req.getHeader('sec-websocket-key'),
         req.getHeader('sec-websocket-protocol'), req.getHeader('sec-websocket-extensions'), context);

@@ -6,10 +6,11 @@
 import { parseArgs, UsageError, type Parsed } from './args.js';
 import { ApiCallError, ConsoleClient } from './client.js';
 import { COMMANDS, type Command } from './commands.js';
+import { packageVersion } from '../config/load.js';
 
 const DEFAULT_URL = 'http://127.0.0.1:8081';
 
-interface Globals { readonly url: string; readonly token: string | null; readonly json: boolean; readonly help: boolean; readonly rest: string[] }
+interface Globals { readonly url: string; readonly token: string | null; readonly json: boolean; readonly help: boolean; readonly version: boolean; readonly rest: string[] }
 
 /** The global options, wherever they stand; no command has options of these names. */
 function globals(argv: readonly string[], env: NodeJS.ProcessEnv): Globals {
@@ -17,6 +18,7 @@ function globals(argv: readonly string[], env: NodeJS.ProcessEnv): Globals {
   let token = env['TAS_ADMIN_TOKEN'] ?? null;
   let json = false;
   let help = false;
+  let version = false;
   const rest: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -28,9 +30,10 @@ function globals(argv: readonly string[], env: NodeJS.ProcessEnv): Globals {
       else token = value;
     } else if (arg === '--json') json = true;
     else if (arg === '--help' || arg === '-h' || arg === 'help') help = true;
+    else if (arg === '--version' || arg === '-V') version = true;
     else rest.push(arg);
   }
-  return { url, token, json, help, rest };
+  return { url, token, json, help, version, rest };
 }
 
 function usage(): string {
@@ -43,6 +46,7 @@ function usage(): string {
     `  --url    console address (TAS_CONSOLE_URL, default ${DEFAULT_URL})`,
     '  --token  operator token (TAS_ADMIN_TOKEN; unless configured, the server keeps it in <data_dir>/admin_token)',
     '  --json   print the API\'s JSON answers',
+    '  --help   this text; --version: the version of tas',
     '',
     'commands:',
     ...lines,
@@ -67,6 +71,7 @@ async function main(argv: readonly string[]): Promise<number> {
   try {
     g = globals(argv, process.env);
     if (g.help) { process.stdout.write(`${usage()}\n`); return 0; }
+    if (g.version) { process.stdout.write(`tas ${packageVersion()}\n`); return 0; }
     const found = find(g.rest);
     command = found.command;
     parsed = parseArgs(found.rest, command.options);

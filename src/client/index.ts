@@ -1,5 +1,6 @@
 // The TypeScript SDK of the Trading Access Service: signed REST calls and a stream that loses no
-// order or position event across reconnects. Depends on nothing of the server; Node 20 and `ws`.
+// order or position event across reconnects. Depends on nothing of the server but the wire schemas
+// (src/api/schemas.ts, its types); Node 20+ and `ws`.
 export { ApiError, type ApiErrorInit } from './errors.js';
 export { Backoff, type BackoffOptions } from './backoff.js';
 export { RestClient, type RestOptions } from './rest.js';

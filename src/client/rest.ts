@@ -1,11 +1,17 @@
 // Typed REST calls (spec "Endpoints"). Each attempt is signed afresh (the server refuses a
 // repeated POST/DELETE signature, and a timestamp must be within 5 s). A 429 is retried after its
-// Retry-After, a bounded number of times: a refused call changed nothing, so retrying is safe.
+// Retry-After, a bounded number of times: a refused call changed nothing, so retrying is safe. A
+// 401 saying the timestamp is off the server's clock (field X-SVC-TIMESTAMP) makes the client
+// measure its offset from GET /v1/time and sign again, once: a drifting host clock heals itself.
 import { apiErrorOf, ApiError } from './errors.js';
 import { authHeaders } from './signing.js';
 import type {
-  AccountDetail, AccountItem, AccountType, CloseResult, ListParams, Order, Page, PlaceOrderRequest, Position, RateLimitState,
+  AccountDetail, AccountItem, AccountType, CloseResult, ListParams, Order, OrderFilter, Page, PlaceOrderRequest, Position, RateLimitState,
+  ServerTime, SymbolInfo,
 } from './types.js';
+
+/** The field of the 401 that refuses a timestamp off the server's clock. */
+const CLOCK_FIELD = 'X-SVC-TIMESTAMP';
 
 export interface RestOptions {
   /** Up to and including /v1, e.g. `http://127.0.0.1:8080/v1`. */
@@ -37,6 +43,8 @@ export class RestClient {
   private limits: RateLimitState | null = null;
   /** Last timestamp signed with: the next is later, so two identical calls never share a signature. */
   private lastTimestampMs = 0;
+  /** Server clock minus this host's, as last measured (syncClock). */
+  private offsetMs = 0;
 
   constructor(private readonly opts: RestOptions) {
     const u = new URL(opts.baseUrl);
@@ -52,6 +60,29 @@ export class RestClient {
   /** The X-RateLimit headers of the last response (null before the first). */
   get rateLimit(): RateLimitState | null { return this.limits; }
 
+  /** Server clock minus this host's clock, in ms, as last measured (0 before any measurement). */
+  get clockOffsetMs(): number { return this.offsetMs; }
+
+  /** The server's time by this host's clock and the measured offset (a StreamClient's `nowMs`). */
+  serverNowMs(): number { return this.nowMs() + this.offsetMs; }
+
+  /** GET /v1/time: the server's clock (no credentials needed). */
+  async serverTime(): Promise<ServerTime> {
+    const res = await this.fetchFn(`${this.origin}${this.prefix}/time`);
+    this.noteLimits(res.headers);
+    const text = await res.text();
+    if (!res.ok) throw apiErrorOf(res.status, text, res.headers);
+    return JSON.parse(text) as ServerTime;
+  }
+
+  /** Measures the server clock's offset (half the round trip counted as the one-way delay) and signs with it from now on. */
+  async syncClock(): Promise<number> {
+    const sentMs = this.nowMs();
+    const { time_ms: serverMs } = await this.serverTime();
+    const receivedMs = this.nowMs();
+    this.offsetMs = Math.round(serverMs - (sentMs + receivedMs) / 2);
+    return this.offsetMs;
+  }
   accounts(params: ListParams & { readonly type?: AccountType } = {}): Promise<Page<AccountItem>> {
     return this.call('GET', '/accounts', { ...params });
   }
@@ -62,6 +93,26 @@ export class RestClient {
 
   placeOrder(order: PlaceOrderRequest): Promise<Order> {
     return this.call('POST', '/orders', {}, order);
+  }
+
+  /** The account's orders, pending and settled, by id ascending; filters combine. */
+  listOrders(filter: OrderFilter = {}): Promise<Page<Order>> {
+    return this.call('GET', '/orders', { ...filter });
+  }
+
+  /** One order of the account by its id (not_found for another account's). */
+  getOrder(id: string): Promise<Order> {
+    return this.call('GET', `/orders/${encodeURIComponent(id)}`);
+  }
+
+  /** The order a client_id created (not_found when none did). */
+  getOrderByClientId(clientId: string): Promise<Order> {
+    return this.call('GET', '/orders', { client_id: clientId });
+  }
+
+  /** Tradable symbols by name: digits, contract size, volume range, session and whether it is open now. */
+  symbols(params: ListParams = {}): Promise<Page<SymbolInfo>> {
+    return this.call('GET', '/symbols', { ...params });
   }
 
   /** Cancels a pending order; answers the cancelled order. */
@@ -84,10 +135,11 @@ export class RestClient {
     const qs = search.toString();
     const pathWithQuery = `${this.prefix}${path}${qs ? `?${qs}` : ''}`;
     const text = body === undefined ? '' : JSON.stringify(body);
+    let clockSynced = false;
     for (let attempt = 0; ; attempt++) {
       // The server refuses a POST/DELETE signature it has already accepted (replay): identical
       // calls within one millisecond get distinct timestamps (a burst runs a few ms ahead at most).
-      this.lastTimestampMs = Math.max(this.nowMs(), this.lastTimestampMs + 1);
+      this.lastTimestampMs = Math.max(this.serverNowMs(), this.lastTimestampMs + 1);
       const headers = authHeaders(this.opts.keyId, this.opts.secret, this.lastTimestampMs, method, pathWithQuery, text);
       if (text) headers['content-type'] = 'application/json';
       const res = await this.fetchFn(`${this.origin}${pathWithQuery}`, { method, headers, ...(text ? { body: text } : {}) });
@@ -95,6 +147,13 @@ export class RestClient {
       const answer = await res.text();
       if (res.ok) return JSON.parse(answer) as T;
       const err = apiErrorOf(res.status, answer, res.headers);
+      if (err.status === 401 && err.field === CLOCK_FIELD && !clockSynced) {
+        clockSynced = true;
+        await this.syncClock();
+        // A timestamp already used may lie ahead of the corrected clock; the next one must not repeat it.
+        this.lastTimestampMs = Math.min(this.lastTimestampMs, this.serverNowMs() - 1);
+        continue;
+      }
       if (!this.retryable(err, attempt)) throw err;
       await this.sleep(err.retryAfterMs ?? 1000);
     }

@@ -1,98 +1,43 @@
-// The wire contract as the SDK's users see it (spec "Resources", "Events"; DECISIONS). Decimal
-// numbers as on the wire: prices and lots as JSON numbers, money in account currency units.
+// The wire contract as the SDK's users see it, inferred (json-schema-to-ts) from the JSON Schemas
+// the service's OpenAPI and AsyncAPI documents are built from and its answers are tested against
+// (src/api/schemas.ts): a field added to the wire is a field of these types. Decimal numbers as on
+// the wire: prices and lots as JSON numbers, money in account currency units.
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import type * as S from '../api/schemas.js';
 
-export type Side = 'buy' | 'sell';
-export type OrderType = 'market' | 'limit' | 'stop';
-export type Source = 'manual' | 'api' | 'webhook' | 'strategy' | 'copy';
-export type AccountType = 'live' | 'demo';
+/** Read-only all the way down: answers are values, never edited in place. */
+type Frozen<T> = T extends readonly (infer U)[] ? readonly Frozen<U>[] : T extends object ? { readonly [K in keyof T]: Frozen<T[K]> } : T;
+type Of<Schema extends JSONSchema> = Frozen<FromSchema<Schema>>;
 
-export type ErrorName =
-  | 'bad_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'duplicate_client_id'
-  | 'invalid_order' | 'kill_switch_active' | 'rate_limited' | 'market_closed' | 'internal_error';
+export type Side = Of<typeof S.SideSchema>;
+export type Source = Of<typeof S.SourceSchema>;
+export type OrderStatus = Of<typeof S.OrderStatusSchema>;
+export type OrderType = Order['type'];
+export type AccountType = AccountItem['type'];
+export type ErrorName = Of<typeof S.ErrorNameSchema>;
 
 /** A list page (DECISIONS: `limit` default 500, max 1000; `next_cursor` null at the end). */
 export interface Page<T> { readonly data: readonly T[]; readonly next_cursor: string | null }
 
 export interface ListParams { readonly limit?: number; readonly cursor?: string }
 
-export interface AccountItem {
-  readonly login: string;
-  readonly type: AccountType;
-  readonly group: string;
-  readonly currency: string;
-  readonly balance: number;
-  readonly equity: number;
-  readonly margin: number;
-  readonly free_margin: number;
-  readonly margin_level: number;
-  readonly leverage: number;
-}
+export type AccountItem = Of<typeof S.AccountItemSchema>;
+export type AccountDetail = Of<typeof S.AccountDetailSchema>;
+export type Order = Of<typeof S.OrderSchema>;
+/** POST /v1/orders: `price` is required for limit and stop; a repeated `client_id` answers 409 with the original order. */
+export type PlaceOrderRequest = Of<typeof S.OrderRequestSchema>;
+export type Position = Of<typeof S.PositionSchema>;
+/** `volume`: lots still open after a partial close. */
+export type CloseResult = Of<typeof S.CloseResultSchema>;
+/** GET /v1/symbols: a symbol's trading terms and whether its session is open now. */
+export type SymbolInfo = Of<typeof S.SymbolSchema>;
+export type ServerTime = Of<typeof S.ServerTimeSchema>;
 
-export interface AccountDetail extends AccountItem {
-  readonly server: string;
-}
-
-export interface Order {
-  readonly id: string;
-  readonly login: string;
-  readonly symbol: string;
-  readonly side: Side;
-  readonly type: OrderType;
-  /** `pending`, `filled`, `cancelled` or `rejected`. */
-  readonly status: string;
-  readonly price: number;
-  readonly volume: number;
-  /** The position the fill opened; null while pending. */
-  readonly ticket: number | null;
-  readonly source: Source;
-  readonly key_id?: string;
-  readonly client_id?: string;
-  readonly sl: number | null;
-  readonly tp: number | null;
-  readonly created_at: string;
-  readonly filled_at: string | null;
-  readonly reason?: string;
-}
-
-export interface PlaceOrderRequest {
-  readonly login: string;
-  readonly symbol: string;
-  readonly side: Side;
-  readonly type: OrderType;
-  /** Lots, a multiple of 0.01. */
-  readonly volume: number;
-  /** Required for limit and stop orders. */
-  readonly price?: number;
-  readonly sl?: number;
-  readonly tp?: number;
-  /** Idempotency key (at most 64 characters): a repeat answers 409 with the original order. */
-  readonly client_id?: string;
-}
-
-export interface Position {
-  readonly ticket: number;
-  readonly login: string;
-  readonly symbol: string;
-  readonly side: Side;
-  readonly volume: number;
-  readonly open_price: number;
-  readonly sl: number | null;
-  readonly tp: number | null;
-  /** Floating profit in the account currency (null while the symbol cannot be priced). */
-  readonly profit: number | null;
-  readonly source: Source;
-  readonly key_id?: string;
-  readonly opened_at: string;
-}
-
-export interface CloseResult {
-  readonly ticket: number;
-  /** `closed` or `partially_closed`. */
-  readonly status: string;
-  readonly close_price: number;
-  readonly profit: number;
-  /** Volume left open. */
-  readonly volume: number;
+export interface OrderFilter extends ListParams {
+  readonly status?: OrderStatus;
+  readonly symbol?: string;
+  /** Orders created at or after: Unix ms, or an ISO 8601 time with its zone. */
+  readonly since?: number | string;
 }
 
 /** The X-RateLimit headers of the last response. */
@@ -101,84 +46,22 @@ export interface RateLimitState { readonly limit: number; readonly remaining: nu
 // ---------------------------------------------------------------------------------------------
 // Stream messages.
 
-export type StreamChannel = 'quotes' | 'orders' | 'positions' | 'account';
-export type EventChannel = 'orders' | 'positions';
+export type StreamChannel = AckMessage['channels'][number];
+export type EventChannel = Extract<StreamChannel, 'orders' | 'positions'>;
 
-export interface QuoteMessage { readonly channel: 'quote'; readonly symbol: string; readonly bid: number; readonly ask: number; readonly ts: number }
-
-export interface OrderMessage extends Order { readonly channel: 'order'; readonly seq: number; readonly ts: number }
-
-export interface PositionMessage extends Position {
-  readonly channel: 'position';
-  /** `open`, `partially_closed` or `closed`. */
-  readonly status: string;
-  /** On closes: the realised profit; on an open position: floating profit when sent. */
-  readonly profit: number | null;
-  readonly close_price?: number;
-  readonly closed_volume?: number;
-  /** Why it closed: `client`, `sl`, `tp`, `kill_switch`, `webhook`. */
-  readonly reason?: string;
-  readonly seq: number;
-  readonly ts: number;
-}
-
+export type QuoteMessage = Of<typeof S.QuoteMessageSchema>;
+export type OrderMessage = Of<typeof S.OrderMessageSchema>;
+/** On closes `profit` is realised, on an open position floating when sent; `reason` says why it closed. */
+export type PositionMessage = Of<typeof S.PositionMessageSchema>;
 /** One page of a snapshot; the pages of one snapshot share its seq, and a `snapshot_end` follows the last. */
-export interface SnapshotMessage {
-  readonly channel: 'snapshot';
-  readonly login: string;
-  /** The account's last event seq the snapshot includes. */
-  readonly seq: number;
-  readonly ts: number;
-  /** 1, 2, ... */
-  readonly page: number;
-  /** This page's share, when positions were subscribed. */
-  readonly positions?: readonly Position[];
-  readonly orders?: readonly Order[];
-}
-
-export interface SnapshotEndMessage {
-  readonly channel: 'snapshot_end';
-  readonly login: string;
-  readonly seq: number;
-  readonly ts: number;
-  readonly pages: number;
-  /** Positions (orders) in all the pages, when subscribed. */
-  readonly position_count?: number;
-  readonly order_count?: number;
-}
-
-export interface AccountMessage {
-  readonly channel: 'account';
-  readonly login: string;
-  readonly balance: number;
-  readonly equity: number;
-  readonly margin: number;
-  readonly free_margin: number;
-  readonly margin_level: number;
-  /** The account's last event seq this state includes. */
-  readonly seq: number;
-  readonly ts: number;
-}
-
-export interface AckMessage {
-  readonly channel: 'subscribed' | 'unsubscribed';
-  readonly id: number | string | null;
-  readonly channels: readonly StreamChannel[];
-  readonly symbols: readonly string[];
-  readonly login?: string;
-}
-
-export interface StreamErrorMessage {
-  readonly channel: 'error';
-  readonly id: number | string | null;
-  readonly name: ErrorName;
-  readonly message: string;
-  readonly field?: string;
-  /** since_seq too old: the oldest event seq still kept. */
-  readonly oldest_seq?: number;
-}
+export type SnapshotMessage = Of<typeof S.SnapshotMessageSchema>;
+export type SnapshotEndMessage = Of<typeof S.SnapshotEndMessageSchema>;
+export type AccountMessage = Of<typeof S.AccountMessageSchema>;
+export type AckMessage = Of<typeof S.AckMessageSchema>;
+export type StreamErrorMessage = Of<typeof S.ErrorMessageSchema>;
+export type PongMessage = Of<typeof S.PongMessageSchema>;
+export type HeartbeatMessage = Of<typeof S.HeartbeatMessageSchema>;
 
 export type ServerMessage =
   | QuoteMessage | OrderMessage | PositionMessage | SnapshotMessage | SnapshotEndMessage | AccountMessage | AckMessage | StreamErrorMessage
-  | { readonly channel: 'pong'; readonly id: number | string | null; readonly ts: number }
-  | { readonly channel: 'heartbeat'; readonly ts: number };
+  | PongMessage | HeartbeatMessage;

@@ -6,6 +6,8 @@ import { ConfigError } from './errors.js';
 const PREFIX = 'TAS_';
 /** Variables that name files and directories rather than keys (see load.ts). */
 export const SOURCE_VARIABLES = ['TAS_CONFIG', 'TAS_SEED', 'TAS_DATA_DIR'] as const;
+/** Fault injection for the durability tests (src/store/faults.ts); never a configuration key. */
+export const FAULTS_VARIABLE = 'TAS_FAULTS';
 /** Keys with a source of their own, or not scalars: the fixture is only ever a file. */
 const NOT_FROM_ENV = new Set(['seed', 'data_dir']);
 const NUMBER_SYNTAX = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
@@ -46,7 +48,7 @@ export function envOverrides(defaults: unknown, env: NodeJS.ProcessEnv): EnvOver
   const overrides: EnvOverride[] = [];
   for (const [variable, text] of Object.entries(env)) {
     if (!variable.startsWith(PREFIX) || text === undefined) continue;
-    if ((SOURCE_VARIABLES as readonly string[]).includes(variable)) continue;
+    if ((SOURCE_VARIABLES as readonly string[]).includes(variable) || variable === FAULTS_VARIABLE) continue;
     const key = known.get(variable);
     if (!key) {
       throw new ConfigError('config', null,

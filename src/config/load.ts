@@ -12,7 +12,17 @@ import { validateConfig } from './validate.js';
 
 const FLAGS = { '--config': 'config', '--seed': 'seed', '--data': 'data' } as const;
 type Flag = (typeof FLAGS)[keyof typeof FLAGS];
-const USAGE = 'usage: tas [--config FILE] [--seed FILE] [--data DIR]';
+const USAGE = 'usage: node dist/src/main.js [--config FILE] [--seed FILE] [--data DIR] | --help | --version';
+
+export const SERVER_HELP = `${USAGE}
+Starts the Trading Access Service: REST, WebSocket stream and signal webhooks (http), the
+management console (console) and the FIX 4.4 gateway (fix).
+  --config FILE  JSON merged over config/default.json (TAS_CONFIG)
+  --seed FILE    bootstrap fixture, upserted at start; default: the demo fixture (TAS_SEED)
+  --data DIR     LMDB data directory, default ./data (TAS_DATA_DIR)
+  --help         this text
+  --version      the service's version, Node's and the uWebSockets.js build it would run on
+Any scalar setting can be set as TAS_<KEY>, e.g. TAS_HTTP_PORT=9000 (docs/configuration.md).`;
 
 function parseFlags(argv: readonly string[]): Partial<Record<Flag, string>> {
   const given: Partial<Record<Flag, string>> = {};
@@ -75,7 +85,7 @@ function setAt(node: unknown, keys: readonly string[], value: unknown): unknown 
   return { ...object, [first]: setAt(object[first], rest, value) };
 }
 
-function packageFile(...parts: string[]): string {
+export function packageFile(...parts: string[]): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   while (!existsSync(path.join(dir, 'package.json'))) {
     const up = path.dirname(dir);
@@ -87,6 +97,11 @@ function packageFile(...parts: string[]): string {
 
 /** config/default.json of this package, wherever it is started from. */
 export const DEFAULT_CONFIG_FILE = packageFile('config', 'default.json');
+
+/** `version` of this package's package.json. */
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string }).version;
+}
 
 function resolveFiles(config: AppConfig, cwd: string): AppConfig {
   const file = (p: string | null, key: string): string | null => {

@@ -6,6 +6,10 @@ export interface TlsFiles { readonly cert: string | null; readonly key: string |
 export interface Listener { readonly host: string; readonly port: number }
 
 export type Durability = 'sync' | 'none';
+/** How a shard's thread waits for work (src/ring/idle.ts). */
+export type ShardIdle = 'park' | 'backoff' | 'spin' | 'async';
+/** How a journal write is made durable (src/store/journal/io.ts). */
+export type JournalSync = 'fdatasync' | 'dsync';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 export type PriceSource = 'simulated' | 'replay' | 'push';
 
@@ -22,10 +26,17 @@ export interface AppConfig {
   };
   /** Worker shards (each the single writer of its accounts). */
   readonly shards: number;
+  /** What a shard's thread does between batches: `park` for a small box, `spin` for a core per shard. */
+  readonly shard_idle: ShardIdle;
+  readonly journal: {
+    /** Size of each journal segment file (zero-filled before use). */
+    readonly segment_bytes: number;
+    readonly sync_method: JournalSync;
+  };
   readonly data_dir: string;
   /** Addresses/CIDRs whose X-Forwarded-For is believed. */
   readonly trusted_proxies: readonly string[];
-  /** `sync`: every acknowledged batch is fdatasync'ed before the answer. `none`: benchmarks only. */
+  /** `sync`: an order is acknowledged once its journal record is on disk. `none`: written, never synced (benchmarks). */
   readonly durability: Durability;
   readonly log: { readonly level: LogLevel };
   readonly prices: { readonly source: PriceSource; readonly seed: number; readonly file: string | null; readonly speed: number };

@@ -6,10 +6,12 @@ import {
 } from './check.js';
 import { ConfigError, InvalidValue, type ConfigErrorKind } from './errors.js';
 import { validateFixture } from './fixture.js';
-import type { AppConfig, Durability, LogLevel, PriceSource, TlsFiles } from './types.js';
+import type { AppConfig, Durability, JournalSync, LogLevel, PriceSource, ShardIdle, TlsFiles } from './types.js';
 import { parseIp } from '../util/ip.js';
 
 const DURABILITIES: readonly Durability[] = ['sync', 'none'];
+const SHARD_IDLES: readonly ShardIdle[] = ['park', 'backoff', 'spin', 'async'];
+const JOURNAL_SYNCS: readonly JournalSync[] = ['fdatasync', 'dsync'];
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const PRICE_SOURCES: readonly PriceSource[] = ['simulated', 'replay', 'push'];
 
@@ -36,9 +38,10 @@ const tls: Reader<TlsFiles> = (value, path) => {
 
 function readConfig(raw: unknown): Omit<AppConfig, 'seed'> & { readonly seed: unknown } {
   const o = fields(raw, '', [
-    'http', 'console', 'fix', 'shards', 'data_dir', 'trusted_proxies', 'durability', 'log', 'prices', 'stream',
+    'http', 'console', 'fix', 'shards', 'shard_idle', 'journal', 'data_dir', 'trusted_proxies', 'durability', 'log', 'prices', 'stream',
     'webhooks', 'seed',
   ]);
+  const journalO = fields(o.journal, 'journal', ['segment_bytes', 'sync_method']);
   const httpO = fields(o.http, 'http', ['host', 'port', 'tls', 'max_body_bytes']);
   const consoleO = fields(o.console, 'console', ['host', 'port', 'admin_token']);
   const fixO = fields(o.fix, 'fix', [
@@ -75,6 +78,12 @@ function readConfig(raw: unknown): Omit<AppConfig, 'seed'> & { readonly seed: un
       logon_timeout_ms: required(fixO, 'logon_timeout_ms', 'fix', integer(100, 60_000)),
     },
     shards: required(o, 'shards', '', integer(1, 64)),
+    shard_idle: required(o, 'shard_idle', '', oneOf(SHARD_IDLES)),
+    journal: {
+      // Small segments switch often (tests use 64 KiB); beyond 1 GiB only start-up reads grow.
+      segment_bytes: required(journalO, 'segment_bytes', 'journal', integer(64 * 1024, 1024 * 1024 * 1024)),
+      sync_method: required(journalO, 'sync_method', 'journal', oneOf(JOURNAL_SYNCS)),
+    },
     data_dir: required(o, 'data_dir', '', filePath),
     trusted_proxies: required(o, 'trusted_proxies', '', list(cidr, { unique: true })),
     durability: required(o, 'durability', '', oneOf(DURABILITIES)),

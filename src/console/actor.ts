@@ -5,7 +5,7 @@
 import type { AccountRecord } from '../engine/types.js';
 import { ApiError } from '../gateway/errors.js';
 import type { ReadModel } from '../shard/read-model.js';
-import type { KeyRecord, UserRecord } from '../store/records.js';
+import { KEYS, USERS, type KeyRecord, type UserRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import type { Session } from './sessions.js';
 
@@ -47,7 +47,7 @@ export function mayTouch(call: Scoped, user: string, notFound: string, field?: s
 
 export function userOf(deps: ScopeDeps, call: Scoped, id: string): UserRecord {
   const notFound = `user ${JSON.stringify(id)} not found`;
-  const record = deps.store.db<UserRecord>('users').get(id);
+  const record = deps.store.table(USERS).get(id);
   if (record === undefined) throw new ApiError('not_found', notFound);
   mayTouch(call, id, notFound);
   return record;
@@ -64,7 +64,7 @@ export function accountOf(deps: ScopeDeps, call: Scoped, login: string, field?: 
 /** A live (not revoked) key of the actor's: a revoked key has disappeared for the console too. */
 export function keyOf(deps: ScopeDeps, call: Scoped, id: string): KeyRecord {
   const notFound = `key ${JSON.stringify(id)} not found`;
-  const record = deps.store.db<KeyRecord>('keys').get(id);
+  const record = deps.store.table(KEYS).get(id);
   if (record === undefined || record.revokedAt !== null) throw new ApiError('not_found', notFound);
   const owner = deps.readModel.account(record.login)?.user;
   // A key of an account that is gone is the operator's to see.

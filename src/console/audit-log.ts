@@ -5,11 +5,10 @@
 // route handlers write what changed, and request bodies pass through `summary` first.
 import type { Database } from 'lmdb';
 import type { UnixMs } from '../engine/types.js';
-import type { Key, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import { table } from '../store/table.js';
 import type { Logger } from '../util/log.js';
 
-export const AUDIT_DB = 'audit';
-const BY_USER_DB = 'audit_by_user';
 
 export interface AuditEntry {
   readonly seq: number;
@@ -31,6 +30,10 @@ export interface AuditEntry {
   readonly detail: Readonly<Record<string, unknown>> | null;
   readonly request_id: string;
 }
+
+const AUDIT = table<number, AuditEntry>('audit');
+/** [user, seq] → 1: the entries each user sees. */
+const AUDIT_BY_USER = table<[string, number], number>('audit_by_user');
 
 export interface AuditPage { readonly data: readonly AuditEntry[]; readonly next_cursor: string | null }
 
@@ -109,7 +112,7 @@ export class AuditLog {
     while (this.writes.size > 0) await Promise.all([...this.writes]);
   }
 
-  private entries(): Database<AuditEntry, Key> { return this.store.db<AuditEntry>(AUDIT_DB); }
+  private entries(): Database<AuditEntry, number> { return this.store.table(AUDIT); }
 
-  private byUser(): Database<number, Key> { return this.store.db<number>(BY_USER_DB); }
+  private byUser(): Database<number, [string, number]> { return this.store.table(AUDIT_BY_USER); }
 }

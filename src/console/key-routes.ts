@@ -9,7 +9,7 @@ import { readQuery } from '../gateway/rest/query.js';
 import { callShard } from '../gateway/shard-call.js';
 import type { KeyStatsBook } from '../gateway/stats/key-stats-book.js';
 import { iso } from '../gateway/wire.js';
-import { keyStatus, type KeyRecord, type UserRecord } from '../store/records.js';
+import { KEYS, USERS, keyStatus, type KeyRecord, type UserRecord } from '../store/records.js';
 import { accountOf, keyOf, sees } from './actor.js';
 import { checked } from './check-body.js';
 import { freshTotp } from './fresh-totp.js';
@@ -18,7 +18,7 @@ import { keyJson, statsOf } from './key-view.js';
 import type { ConsoleCall, ConsoleDeps, ConsoleRouter } from './router.js';
 
 async function save(deps: ConsoleDeps, next: KeyRecord): Promise<void> {
-  await deps.store.db<KeyRecord>('keys').put(next.id, next);
+  await deps.store.table(KEYS).put(next.id, next);
   await deps.store.flushed();
   deps.auth.keys.reload(next.id);
 }
@@ -37,7 +37,7 @@ export function keyStateJson(k: KeyRecord, nowMs: number) {
 /** The user whose fresh TOTP a change of this account's keys needs (the account's owner). */
 function ownerRecord(deps: ConsoleDeps, call: ConsoleCall, login: string): UserRecord {
   const user = deps.readModel.account(login)?.user;
-  const record = user === undefined ? undefined : deps.store.db<UserRecord>('users').get(user);
+  const record = user === undefined ? undefined : deps.store.table(USERS).get(user);
   if (record === undefined) throw new ApiError('not_found', `the owner of account ${login} is not a console user`, 'login');
   call.owner = record.id;
   return record;
@@ -51,7 +51,7 @@ export function registerKeyRoutes(router: ConsoleRouter, stats: KeyStatsBook): v
     const query = readQuery(call.ex.query, ['login']);
     const login = query.get('login');
     if (login !== undefined) accountOf(deps, call, login, 'login');
-    const keys = [...deps.store.db<KeyRecord>('keys').getRange()].map((e) => e.value)
+    const keys = [...deps.store.table(KEYS).getRange()].map((e) => e.value)
       .filter((k) => k.revokedAt === null && (login === undefined || k.login === login) && sees(call.actor, deps.readModel.account(k.login)))
       .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
     call.reply(200, { data: keys.map((k) => view(k, call.nowMs)) });
@@ -110,6 +110,7 @@ export function registerKeyRoutes(router: ConsoleRouter, stats: KeyStatsBook): v
     // Stored first: a shard loads the halted keys from the store when it starts.
     await save(deps, next);
     await callShard(deps, next.login, { kind: 'keyHalt', login: next.login, keyId: next.id, active });
+    if (active && !before.halted) deps.metrics.killSwitchTriggered('key');
     call.detail = { kill_switch: { from: before.halted, to: active } };
     call.reply(200, keyStateJson(next, call.nowMs));
   });

@@ -8,7 +8,7 @@ import { InvalidValue } from '../config/errors.js';
 import { ApiError } from '../gateway/errors.js';
 import type { Headers } from '../gateway/http.js';
 import { iso } from '../gateway/wire.js';
-import type { UserRecord } from '../store/records.js';
+import { USERS } from '../store/records.js';
 import { checked } from './check-body.js';
 import { lockedError } from './fresh-totp.js';
 import type { IpThrottle } from './lockout.js';
@@ -63,7 +63,7 @@ export function registerSessionRoutes(router: ConsoleRouter, passwords: Password
       throw new ApiError('rate_limited', 'too many login attempts from this address; try again later', undefined, undefined,
         [['retry-after', String(Math.max(1, Math.ceil(waitMs / 1000)))]]);
     }
-    const record = deps.store.db<UserRecord>('users').get(body.user);
+    const record = deps.store.table(USERS).get(body.user);
     if (record !== undefined) call.owner = record.id;
     const lockedUntil = deps.lockout.lockedUntil(body.user, call.nowMs);
     if (lockedUntil !== null) {
@@ -73,7 +73,8 @@ export function registerSessionRoutes(router: ConsoleRouter, passwords: Password
     const passwordOk = await passwords.verify(body.password, record?.passwordHash ?? null);
     if (record === undefined) return refuse(call, body.user, 'unknown user');
     if (!passwordOk) return refuse(call, body.user, 'wrong password');
-    if (!await deps.totp.consume(record, body.totp)) return refuse(call, body.user, 'wrong, expired or reused TOTP code');
+    const check = await deps.totp.consume(record, body.totp);
+    if (!check.ok) return refuse(call, body.user, check.reason === 'used' ? 'reused TOTP code' : 'wrong or expired TOTP code');
     deps.lockout.succeed(record.id);
     const session = deps.sessions.create(record.id, call.ip);
     call.actor = { kind: 'user', user: record.id, session };

@@ -14,7 +14,8 @@ import { close, closeWebhook } from './positions.js';
 import { badRequest } from './rejects.js';
 import { tick } from './ticks.js';
 import { Tx } from './tx.js';
-import type { AccountMetrics, AccountSnapshot, Command, EngineInit, Outcome, Quote, Reject, Result, UnixMs } from './types.js';
+import { floatingCents } from './floating.js';
+import type { AccountMetrics, AccountSnapshot, Cents, Command, EngineInit, OrderRecord, Outcome, Quote, Reject, Result, UnixMs } from './types.js';
 
 export class Engine {
   private readonly core: Core;
@@ -27,6 +28,10 @@ export class Engine {
 
   get shardId(): number {
     return this.core.ids.shardId;
+  }
+
+  get accountCount(): number {
+    return this.core.accounts.size;
   }
 
   /** Persist with every batch: ids continue from it after a restart. */
@@ -54,10 +59,34 @@ export class Engine {
     return { account: a.record(), positions: [...a.positions.values()], pendingOrders: [...a.pending.values()] };
   }
 
+  /**
+   * Free margin as an order's margin check sees it (the account's floating profit kept between
+   * ticks, floating.ts); always equal to metrics().freeMargin, which sums every position anew.
+   */
+  freeMargin(login: string): Cents | null {
+    const a = this.core.accounts.get(login);
+    return a === undefined ? null : a.balance + (a.positions.size === 0 ? 0 : floatingCents(this.core, a)) - a.margin;
+  }
+
+  /** Every account's figures at the current quotes (a shard samples them for the equity history). */
+  *allMetrics(): Generator<{ readonly login: string; readonly metrics: AccountMetrics }> {
+    for (const a of this.core.accounts.values()) yield { login: a.login, metrics: accountMetrics(a, a.positions.values(), this.core.market) };
+  }
+
   /** Balance, equity, margin, free margin and margin level at the current quotes. */
   metrics(login: string): AccountMetrics | null {
     const a = this.core.accounts.get(login);
     return a === undefined ? null : accountMetrics(a, a.positions.values(), this.core.market);
+  }
+
+  /** A pending order, or a settled one the engine still remembers (the host keeps the rest). */
+  order(login: string, orderId: string): OrderRecord | null {
+    return this.core.accounts.get(login)?.order(orderId) ?? null;
+  }
+
+  /** The order an accepted client id created, while the engine remembers the client id. */
+  orderIdOfClientId(login: string, clientId: string): string | null {
+    return this.core.accounts.get(login)?.clientIds.get(clientId)?.orderId ?? null;
   }
 
   quote(symbol: string): Quote | null {

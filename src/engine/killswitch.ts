@@ -6,7 +6,7 @@ import { accountOrReject, DONE, isReject, type Core } from './core.js';
 import { cancelPending } from './orders.js';
 import { closePosition, type CloseFailure } from './positions.js';
 import type { Tx } from './tx.js';
-import { KILLABLE_SOURCES, type CloseResult, type DoneResult, type KillSwitchResult, type Reject, type SetKeyHalt, type SetKillSwitch } from './types.js';
+import { KILLABLE_SOURCES, type CloseResult, type DoneResult, type KillSwitchResult, type OrderRecord, type Reject, type SetKeyHalt, type SetKillSwitch } from './types.js';
 
 const KILL_SWITCH_REASON = 'kill_switch';
 
@@ -18,7 +18,7 @@ export function killSwitch(core: Core, tx: Tx, cmd: SetKillSwitch): KillSwitchRe
   else account.accountHalted = cmd.active;
   if (flagChanged) tx.touch(account);
   const closed: CloseResult[] = [];
-  const cancelled: string[] = [];
+  const cancelled: OrderRecord[] = [];
   const failed: CloseFailure[] = [];
   if (cmd.active && cmd.scope === 'user') {
     for (const position of [...account.positions.values()]) {
@@ -29,8 +29,7 @@ export function killSwitch(core: Core, tx: Tx, cmd: SetKillSwitch): KillSwitchRe
     }
     for (const order of [...account.pending.values()]) {
       if (order.source === 'manual') continue;
-      cancelPending(core, tx, account, order, KILL_SWITCH_REASON);
-      cancelled.push(order.id);
+      cancelled.push(cancelPending(core, tx, account, order, KILL_SWITCH_REASON));
     }
   }
   return { ok: true, kind: 'killSwitch', login: account.login, closed, cancelled, failed };

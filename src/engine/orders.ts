@@ -3,7 +3,8 @@ import type { AccountState } from './account.js';
 import { isReject, tradingAccount, type Core, type Slot } from './core.js';
 import { formatLots, formatMoney, formatPrice } from './format.js';
 import type { MarketSymbol } from './market.js';
-import { entryPrice, floatingTotalCents, marginCents, marginCurrency } from './money.js';
+import { floatingCents, floatingChanged } from './floating.js';
+import { entryPrice, marginCents, marginCurrency } from './money.js';
 import { badRequest, duplicateClientId, invalidOrder, marketClosed, notFound } from './rejects.js';
 import { sizedVolume } from './sizing.js';
 import type { Tx } from './tx.js';
@@ -40,8 +41,7 @@ function volumeReject(volume: Centilots, sym: MarketSymbol): Reject | null {
 }
 
 function equityCents(core: Core, account: AccountState): Cents {
-  if (account.positions.size === 0) return account.balance;
-  return account.balance + floatingTotalCents(account.positions.values(), core.market, account.currency);
+  return account.positions.size === 0 ? account.balance : account.balance + floatingCents(core, account);
 }
 
 /** The margin `volume` at `price` would hold, if the account can convert it and has the free margin. */
@@ -69,6 +69,7 @@ function openPosition(core: Core, tx: Tx, account: AccountState, slot: Slot, fil
   };
   account.margin += margin;
   account.positions.set(ticket, position);
+  floatingChanged(core, account, null, position);
   slot.book.putPosition(position);
   account.settle(filled);
   tx.order(account, filled);
@@ -129,14 +130,18 @@ export function place(core: Core, tx: Tx, cmd: PlaceOrder): PlaceResult | Reject
   return { ok: true, kind: 'place', order, position: null };
 }
 
+/** A cancel (`cancelled`) or replace (`replaced`) of an order that is no longer pending. */
+export function tooLate(settled: OrderRecord, verb: 'cancelled' | 'replaced'): Reject {
+  const hint = settled.status === 'filled' ? '; close its position instead' : '';
+  return { ...invalidOrder('id', `order ${settled.id} is ${settled.status}: only pending orders can be ${verb}${hint}`), order: settled };
+}
+
 /** The pending order a cancel or replace names, or why there is none. */
-function pendingOrReject(account: AccountState, id: string, verb: string): OrderRecord | Reject {
+function pendingOrReject(account: AccountState, id: string, verb: 'cancelled' | 'replaced'): OrderRecord | Reject {
   const order = account.pending.get(id);
   if (order !== undefined) return order;
   const settled = account.recent.find(id);
-  if (settled === undefined) return notFound(`order ${id} not found`);
-  const hint = settled.status === 'filled' ? '; close its position instead' : '';
-  return invalidOrder('id', `order ${id} is ${settled.status}: only pending orders can be ${verb}${hint}`);
+  return settled === undefined ? notFound(`order ${id} not found`) : tooLate(settled, verb);
 }
 
 /** Cancels a pending order; `reason` is set when the platform (not the client) cancels it. */

@@ -3,15 +3,20 @@
 import type { AccountState } from './account.js';
 import { isReject, tradingAccount, type Core } from './core.js';
 import { divRound, mulExact } from './exact.js';
+import { floatingChanged } from './floating.js';
 import { formatLots } from './format.js';
 import { exitPrice, profitCents } from './money.js';
 import { invalidOrder, marketClosed, notFound } from './rejects.js';
 import type { Tx } from './tx.js';
 import type {
-  CloseManyResult, ClosePosition, CloseReason, CloseResult, CloseWebhookPositions, Centilots, PositionRecord, Reject,
+  CloseManyResult, ClosePosition, CloseReason, CloseResult, CloseWebhookPositions, Cents, Centilots, PositionRecord, Reject, Ticks,
 } from './types.js';
 
 export type CloseFailure = { readonly ticket: number; readonly reject: Reject };
+
+function closeFacts(p: PositionRecord, closePrice: Ticks, profit: Cents, closedVolume: Centilots) {
+  return { ok: true, kind: 'close', ticket: p.ticket, symbol: p.symbol, side: p.side, source: p.source, closePrice, profit, closedVolume } as const;
+}
 
 /** Closes `volume` of `position` at the current bid (buy) or ask (sell). */
 export function closePosition(core: Core, tx: Tx, account: AccountState, position: PositionRecord, volume: Centilots, reason: CloseReason): CloseResult | Reject {
@@ -27,18 +32,20 @@ export function closePosition(core: Core, tx: Tx, account: AccountState, positio
   if (volume === position.volume) {
     account.margin -= position.margin;
     account.positions.delete(position.ticket);
+    floatingChanged(core, account, position, null);
     slot.book.positions.delete(position.ticket);
     tx.positionClosed(account, position, reason, closePrice, profit);
-    return { ok: true, kind: 'close', ticket: position.ticket, status: 'closed', closePrice, profit, volume: 0 };
+    return { ...closeFacts(position, closePrice, profit, volume), status: 'closed', volume: 0 };
   }
   // The released share is rounded once and subtracted, so the account's margin stays the exact sum.
   const released = divRound(mulExact(position.margin, volume), position.volume);
   const rest: PositionRecord = { ...position, volume: position.volume - volume, margin: position.margin - released };
   account.margin -= released;
   account.positions.set(rest.ticket, rest);
+  floatingChanged(core, account, position, rest);
   slot.book.putPosition(rest);
   tx.positionReduced(account, rest, reason, closePrice, volume, profit);
-  return { ok: true, kind: 'close', ticket: rest.ticket, status: 'partially_closed', closePrice, profit, volume: rest.volume };
+  return { ...closeFacts(position, closePrice, profit, volume), status: 'partially_closed', volume: rest.volume };
 }
 
 export function close(core: Core, tx: Tx, cmd: ClosePosition): CloseResult | Reject {

@@ -207,8 +207,10 @@ export interface Reject {
   /** duplicate_client_id: the id of the order first accepted with that client id. */
   readonly orderId?: string;
   /**
-   * duplicate_client_id: that order, while the engine still holds it (pending, or among the
-   * account's last settled orders); otherwise the host reads it from its store by `orderId`.
+   * The order the refusal is about, while the engine still holds it (pending, or among the
+   * account's last settled orders): the original of a duplicate_client_id, the settled order a
+   * cancel or replace came too late for. The shard adds it from its history when the engine no
+   * longer holds it.
    */
   readonly order?: OrderRecord;
 }
@@ -241,13 +243,19 @@ export type EngineEvent = OrderEvent | PositionEvent;
 export interface PlaceResult { readonly ok: true; readonly kind: 'place'; readonly order: OrderRecord; readonly position: PositionRecord | null }
 export interface CancelResult { readonly ok: true; readonly kind: 'cancel'; readonly order: OrderRecord }
 export interface ReplaceResult { readonly ok: true; readonly kind: 'replace'; readonly order: OrderRecord }
+/** A close says all a report needs of it, so no caller has to find its event. */
 export interface CloseResult {
   readonly ok: true;
   readonly kind: 'close';
   readonly ticket: number;
   readonly status: 'closed' | 'partially_closed';
+  readonly symbol: string;
+  readonly side: Side;
+  readonly source: Source;
   readonly closePrice: Ticks;
   readonly profit: Cents;
+  /** Volume this close took. */
+  readonly closedVolume: Centilots;
   /** Remaining volume (0 when closed). */
   readonly volume: Centilots;
 }
@@ -257,7 +265,8 @@ export interface KillSwitchResult {
   readonly kind: 'killSwitch';
   readonly login: string;
   readonly closed: readonly CloseResult[];
-  readonly cancelled: readonly string[];
+  /** The orders it cancelled, as they are now. */
+  readonly cancelled: readonly OrderRecord[];
   readonly failed: readonly { readonly ticket: number; readonly reject: Reject }[];
 }
 export interface DoneResult { readonly ok: true; readonly kind: 'done' }

@@ -3,6 +3,7 @@
 // the pool made for it. Resolves once the listener is bound, with its port (port 0 = any free one).
 import { Worker } from 'node:worker_threads';
 import type { GatewayContext } from '../gateway/context.js';
+import { FixCounters } from '../gateway/metrics/fix-counters.js';
 import { TickForwarder } from './tick-ring.js';
 import { fixTls } from './tls-cert.js';
 import type { FixToMain, FixWorkerData, MainToFix } from './worker-data.js';
@@ -15,18 +16,20 @@ export interface FixGatewayHandle {
   close(): Promise<void>;
 }
 
-type FixContext = Pick<GatewayContext, 'config' | 'log' | 'symbols' | 'market' | 'pool'>;
+type FixContext = Pick<GatewayContext, 'config' | 'log' | 'symbols' | 'market' | 'pool' | 'metrics'>;
 
 export async function startFixGateway(ctx: FixContext, onFatal: (err: Error) => void): Promise<FixGatewayHandle> {
   const { config } = ctx;
   const tls = fixTls(config.data_dir, config.fix.tls, Date.now());
   const rings = ctx.pool.fixRings;
   const ticks = new TickForwarder(rings.doorbell);
+  const counters = new FixCounters();
+  ctx.metrics.readFix(counters);
   const data: FixWorkerData = {
     fix: config.fix, dataDir: config.data_dir, durability: config.durability, logLevel: config.log.level,
     tls: { cert: tls.cert, key: tls.key }, symbols: [...ctx.symbols.values()],
     board: { sab: ctx.market.board.sab, symbols: ctx.market.board.symbols },
-    toShards: rings.toShards, fromShards: rings.fromShards, ticks: ticks.channel,
+    toShards: rings.toShards, fromShards: rings.fromShards, ticks: ticks.channel, counters: counters.sab,
   };
   const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: data, name: 'fix' });
   let running = true;

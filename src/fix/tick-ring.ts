@@ -5,7 +5,7 @@
 // thread only for a tick, microseconds after it (bench/fix-roundtrip.bench.ts measures tick → W).
 // A full ring holds the latest quote per symbol back (quotes only matter as the latest one) and
 // retries on the next tick or shortly after.
-import { FrameReader, FrameWriter, createRing, type RingChannel } from '../ring/index.js';
+import { ConflatingWriter, FrameReader, FrameWriter, createRing, type RingChannel } from '../ring/index.js';
 import type { Quote } from '../engine/types.js';
 
 export const TICK_RING_BYTES = 1 << 18;
@@ -15,34 +15,33 @@ const MAX_DRAIN_FRAMES = 1024;
 /** Main-thread side. */
 export class TickForwarder {
   readonly channel: RingChannel;
-  private readonly writer: FrameWriter<Quote>;
-  private readonly held = new Map<string, Quote>();
+  private readonly writer: ConflatingWriter<string, Quote>;
   private retry: NodeJS.Timeout | null = null;
 
   constructor(fixDoorbell: SharedArrayBuffer) {
     this.channel = createRing(TICK_RING_BYTES, fixDoorbell);
-    this.writer = new FrameWriter<Quote>(this.channel);
+    const frames = new FrameWriter<Quote>(this.channel);
+    this.writer = new ConflatingWriter((quote) => frames.tryWrite(quote));
   }
 
   forward(quote: Quote): void {
-    if (this.held.size > 0 || !this.writer.tryWrite(quote)) this.held.set(quote.symbol, quote);
-    if (this.held.size > 0) this.flushHeld();
+    this.writer.offer(quote.symbol, quote);
+    this.retryHeld();
   }
 
   close(): void {
     if (this.retry !== null) clearTimeout(this.retry);
     this.retry = null;
-    this.held.clear();
+    this.writer.clear();
   }
 
-  private flushHeld(): void {
-    for (const [symbol, quote] of this.held) {
-      if (!this.writer.tryWrite(quote)) {
-        this.retry ??= setTimeout(() => { this.retry = null; this.flushHeld(); }, RETRY_MS);
-        return;
-      }
-      this.held.delete(symbol);
-    }
+  private retryHeld(): void {
+    if (!this.writer.holding || this.retry !== null) return;
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      this.writer.flush();
+      this.retryHeld();
+    }, RETRY_MS);
   }
 }
 

@@ -17,6 +17,8 @@ export interface FixWorkerData {
   readonly fromShards: readonly RingChannel[];
   /** Ticks from the main thread, created with the FIX thread's doorbell. */
   readonly ticks: RingChannel;
+  /** FixCounters' memory, read by the main thread's metrics. */
+  readonly counters: SharedArrayBuffer;
 }
 
 export type FixToMain =

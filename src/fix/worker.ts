@@ -15,14 +15,19 @@ import type { AppDeps, FixSymbol } from './app/ports.js';
 import { contractDecimal } from './app/units.js';
 import { Connection } from './connection.js';
 import { hoursText, sessionConfigOf } from './fix-config.js';
-import { ShardBridge } from './shard-bridge.js';
-import { BoardQuotes, StoreKeys, StoreOrders } from './store-views.js';
+import { FixShardLink } from './shard-link.js';
+import { ShardClient } from '../shard/client.js';
+import { RingTransport } from '../shard/ring-transport.js';
+import { BoardQuotes, StoreKeys } from './store-views.js';
+import { FixCounters } from '../gateway/metrics/fix-counters.js';
 import { TickReceiver } from './tick-ring.js';
 import { listenTls } from './tls-listener.js';
 import type { FixToMain, FixWorkerData, MainToFix } from './worker-data.js';
 
 /** How often live sessions' keys are re-read (a paused or revoked key logs its session out). */
 const KEY_RECHECK_MS = 5000;
+/** Longest the thread delivers shard frames before its sockets get a turn. */
+const DELIVERY_SLICE_MS = 2;
 /** A watch frame waiting for ring space is retried this soon. */
 const BACKLOG_RETRY_MS = 1;
 /** Shutdown: how long sessions get to finish the Logout handshake. */
@@ -33,17 +38,18 @@ const log = createLogger(data.logLevel, { thread: 'fix' });
 const post = (m: FixToMain): void => parentPort!.postMessage(m);
 
 async function main(): Promise<void> {
-  const store = openStore(data.dataDir, data.durability, data.toShards.length);
+  const store = openStore(data.dataDir, data.durability, 0);
   const box = SecretBox.openOrCreate(data.dataDir);
   const board = QuoteBoard.attach(data.board.sab, data.board.symbols);
   const symbols = new Map<string, FixSymbol>(data.symbols.map((spec) => [spec.name, { spec, contract: contractDecimal(spec) }]));
-  const bridge = new ShardBridge(data.toShards, data.fromShards, log);
+  const client = new ShardClient(new RingTransport(data.toShards, data.fromShards), (err) => log.error({ err }, 'fix: shard answer handler failed'));
+  const shards = new FixShardLink(client);
   const deps: AppDeps = {
-    shards: bridge, orders: new StoreOrders(store), quotes: new BoardQuotes(board), keys: new StoreKeys(store, box), symbols,
+    shards, quotes: new BoardQuotes(board), keys: new StoreKeys(store, box), symbols,
     senderPrefix: data.fix.sender_prefix, hours: compileSession(data.fix.session), hoursText: hoursText(data.fix.session),
   };
-  const gateway = new FixGateway(deps, Date.now, log);
-  bridge.connect(gateway);
+  const gateway = new FixGateway(deps, Date.now, log, new FixCounters(data.counters));
+  shards.connect(gateway);
   const ticks = new TickReceiver(data.ticks);
   const config = sessionConfigOf(data.fix);
   const connections = new Set<Connection>();
@@ -60,18 +66,19 @@ async function main(): Promise<void> {
   const pass = (): number => {
     let frames = 0;
     try {
-      frames = bridge.drain() + ticks.drain((quote) => gateway.onQuote(quote));
+      frames = client.receive(DELIVERY_SLICE_MS) + ticks.drain((quote) => gateway.onQuote(quote));
+      if (client.blocked) client.flush();
     } catch (err) {
       log.error({ err }, 'fix: ring drain failed');
     }
     gateway.flush();
-    if (bridge.backlogged && backlogRetry === null) backlogRetry = setTimeout(() => { backlogRetry = null; pass(); }, BACKLOG_RETRY_MS);
+    if (client.blocked && backlogRetry === null) backlogRetry = setTimeout(() => { backlogRetry = null; pass(); }, BACKLOG_RETRY_MS);
     return frames;
   };
   const pump = async (): Promise<void> => {
     while (running) {
       // After a busy pass the loop yields once, so socket reads interleave with ring batches.
-      if (pass() > 0) await yieldToIo();
+      if (pass() > 0 || client.backlogged) await yieldToIo();
       else if (!(await inbox.whenReadable())) return;
     }
   };

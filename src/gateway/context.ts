@@ -5,10 +5,14 @@ import type { Clock } from '../market/clock.js';
 import type { Market } from '../market/market.js';
 import type { ShardPool } from '../shard/pool.js';
 import type { ReadModel } from '../shard/read-model.js';
+import type { ShardHistory } from '../shard/history.js';
 import type { SecretBox } from '../store/secret-box.js';
 import type { Store } from '../store/store.js';
 import type { Logger } from '../util/log.js';
 import type { Authenticator } from './auth/verify.js';
+import type { RestLimiter } from './limits/rest-limiter.js';
+import type { ServiceMetrics } from './metrics/service-metrics.js';
+import type { OrderLookup } from './orders/order-lookup.js';
 import type { Cidr } from '../util/ip.js';
 
 export interface GatewayContext {
@@ -21,6 +25,13 @@ export interface GatewayContext {
   readonly market: Market;
   readonly pool: ShardPool;
   readonly readModel: ReadModel;
+  /** The shards' events and orders as the main thread may read them. */
+  readonly history: ShardHistory;
   readonly auth: Authenticator;
   readonly trustedProxies: readonly Cidr[];
+  /** The REST buckets; the webhook route charges unknown webhooks to the anonymous one. */
+  readonly limits: RestLimiter;
+  /** How routes read orders (never the shard tables directly: they may lag the answers). */
+  readonly orders: OrderLookup;
+  readonly metrics: ServiceMetrics;
 }

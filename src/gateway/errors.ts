@@ -2,7 +2,9 @@
 // REST, webhooks, the console and refused WebSocket upgrades.
 export type ErrorName =
   | 'bad_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'duplicate_client_id'
-  | 'invalid_order' | 'kill_switch_active' | 'rate_limited' | 'market_closed';
+  | 'invalid_order' | 'kill_switch_active' | 'rate_limited' | 'market_closed'
+  /** The service cannot make orders durable now (its journal's disk is full or failing). */
+  | 'unavailable';
 
 export const HTTP_STATUS: Readonly<Record<ErrorName, number>> = {
   bad_request: 400,
@@ -14,6 +16,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorName, number>> = {
   kill_switch_active: 423,
   rate_limited: 429,
   market_closed: 503,
+  unavailable: 503,
 };
 
 const STATUS_TEXT: Readonly<Record<number, string>> = {

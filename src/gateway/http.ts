@@ -23,6 +23,7 @@ export class Exchange {
   readonly startedNs = process.hrtime.bigint();
   private aborted = false;
   private done = false;
+  private onSent: ((status: number) => void) | null = null;
 
   /** The request's exchange, or null when its framing is refused (the refusal is on its way). */
   static open(res: HttpResponse, req: HttpRequest): Exchange | null {
@@ -48,6 +49,9 @@ export class Exchange {
 
   get open(): boolean { return !this.aborted && !this.done; }
 
+  /** Called once the answer is written, with its status (request metrics). */
+  whenSent(listener: (status: number) => void): void { this.onSent = listener; }
+
   /** Remote address as text, IPv4 plainly, IPv6 in full form. */
   remoteAddress(): string {
     return Buffer.from(this.res.getRemoteAddressAsText()).toString();
@@ -71,6 +75,7 @@ export class Exchange {
       for (const [name, value] of headers) this.res.writeHeader(name, value);
       this.res.end(text, closeConnection);
     });
+    this.onSent?.(status);
   }
 
   fail(err: ApiError, headers: Headers = []): void {

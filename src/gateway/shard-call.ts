@@ -1,31 +1,44 @@
-// Calling a shard from a route: the reply's reject becomes the documented error, and a full ring
-// becomes 429 with Retry-After (backpressure the client sees and can act on).
-import type { Command, OrderRecord, Reject, Result } from '../engine/types.js';
-import { ShardBusyError } from '../shard/pool.js';
+// Calling a shard from a route: an answer's refusal becomes the documented error, a shard whose
+// queue is full becomes 429 with Retry-After (backpressure the client sees and can act on), and a
+// journal that cannot make anything durable becomes 503.
+import type { Command, Reject, Result, SymbolSpec } from '../engine/types.js';
+import { ShardBusyError, type Reply } from '../shard/calls.js';
+import type { Answer } from '../shard/protocol.js';
 import type { GatewayContext } from './context.js';
 import { ApiError } from './errors.js';
 import { orderJson } from './wire.js';
 
-type ShardCaller = Pick<GatewayContext, 'pool' | 'symbols' | 'store'>;
+type ShardCaller = Pick<GatewayContext, 'pool' | 'symbols'>;
 
-export async function callShard(ctx: ShardCaller, login: string, cmd: Command): Promise<Result> {
-  let body;
-  try {
-    body = await ctx.pool.request(login, cmd);
-  } catch (err) {
-    if (err instanceof ShardBusyError) {
-      throw new ApiError('rate_limited', 'the account\'s shard is saturated; retry shortly', undefined, undefined, [['retry-after', '1']]);
-    }
-    throw err;
-  }
-  if ('snapshot' in body) throw new Error('shard answered a command with a snapshot');
-  if (body.ok) return body.result;
-  throw rejectError(ctx, login, body.reject);
+export function busyError(): ApiError {
+  return new ApiError('rate_limited', 'the account\'s shard is saturated; retry shortly', undefined, undefined, [['retry-after', '1']]);
 }
 
-/** duplicate_client_id carries the original order; the engine keeps only recent ones, the store all. */
-export function rejectError(ctx: ShardCaller, login: string, r: Reject): ApiError {
-  const order: OrderRecord | undefined = r.order ?? (r.orderId === undefined ? undefined : ctx.store.accountDbs(login).orders.get([login, Number(r.orderId)]));
-  const symbol = order ? ctx.symbols.get(order.symbol) : undefined;
-  return new ApiError(r.name, r.message, r.field, order && symbol ? { order: orderJson(order, symbol) } : undefined);
+/** The command's result, or the ApiError its answer means. */
+export function resultOf(symbols: ReadonlyMap<string, SymbolSpec>, answer: Answer): Result {
+  switch (answer.t) {
+    case 'done': return answer.result;
+    case 'rejected': throw rejectError(symbols, answer.reject);
+    case 'unavailable': throw new ApiError('unavailable', answer.message);
+    case 'account':
+    case 'order': throw new Error(`a command was answered with a ${answer.t} query answer`);
+  }
+}
+
+export async function callShard(ctx: ShardCaller, login: string, cmd: Command): Promise<Result> {
+  let reply: Reply;
+  try {
+    reply = await ctx.pool.calls.request(login, cmd);
+  } catch (err) {
+    if (err instanceof ShardBusyError) throw busyError();
+    throw err;
+  }
+  return resultOf(ctx.symbols, reply.answer);
+}
+
+/** duplicate_client_id carries the original order (the shard always adds it). */
+export function rejectError(symbols: ReadonlyMap<string, SymbolSpec>, r: Reject): ApiError {
+  const symbol = r.order === undefined ? undefined : symbols.get(r.order.symbol);
+  const extra = r.name === 'duplicate_client_id' && r.order !== undefined && symbol !== undefined ? { order: orderJson(r.order, symbol) } : undefined;
+  return new ApiError(r.name, r.message, r.field, extra);
 }

@@ -4,6 +4,7 @@
 // finished at the next start (see KillSwitches.reconcile).
 import type { UnixMs } from '../engine/types.js';
 import type { Store } from '../store/store.js';
+import { table } from '../store/table.js';
 import type { KillReport } from './report.js';
 import type { KillSwitchAction, KillSwitchActor, KillSwitchState } from './state.js';
 
@@ -24,6 +25,10 @@ export interface KillSwitchLogEntry {
   /** What the shards did; null until they answered (or when nothing was sent). */
   readonly report: KillReport | null;
 }
+
+export const KILL_SWITCH = table<string, KillSwitchRecord>('kill_switch');
+/** [user, seq] → entry. */
+const KILL_SWITCH_LOG = table<[string, number], KillSwitchLogEntry>('kill_switch_log');
 
 export const armed = (user: string, sinceMs: UnixMs): KillSwitchRecord => ({ user, state: 'Armed', sinceMs });
 
@@ -64,7 +69,7 @@ export class KillStore {
     return (Array.isArray(last) ? Number(last[1]) : 0) + 1;
   }
 
-  private states() { return this.store.db<KillSwitchRecord>('kill_switch'); }
+  private states() { return this.store.table(KILL_SWITCH); }
 
-  private log() { return this.store.db<KillSwitchLogEntry>('kill_switch_log'); }
+  private log() { return this.store.table(KILL_SWITCH_LOG); }
 }

@@ -5,10 +5,11 @@
 // did. The account switch is one account's flag. The engine refuses every non-manual trading call
 // of a halted account (REST, FIX, webhooks) with kill_switch_active, so no gateway checks it twice.
 import { ApiError } from '../gateway/errors.js';
+import type { ServiceMetrics } from '../gateway/metrics/service-metrics.js';
 import type { WebhookBook } from '../gateway/webhooks/webhook-book.js';
 import { iso } from '../gateway/wire.js';
 import type { ReadModel } from '../shard/read-model.js';
-import type { UserRecord } from '../store/records.js';
+import { USERS, type UserRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { armed, KillStore, type KillSwitchLogEntry, type KillSwitchRecord } from './kill-store.js';
 import type { FailedEntry, KillReport } from './report.js';
@@ -18,6 +19,7 @@ import { sweep, type SweepDeps } from './sweep.js';
 export interface KillSwitchDeps extends SweepDeps {
   readonly store: Store;
   readonly readModel: ReadModel;
+  readonly metrics: Pick<ServiceMetrics, 'killSwitchTriggered'>;
   readonly book: WebhookBook;
 }
 
@@ -56,6 +58,7 @@ export class KillSwitches {
       const record: KillSwitchRecord = { ...prev, state: next, sinceMs: prev.state === next ? prev.sinceMs : nowMs };
       // Signals see the switch at once; the journal entry is durable before any account is touched.
       this.states.set(user, record);
+      if (prev.state !== next) this.deps.metrics.killSwitchTriggered('user');
       const entry = await this.kills.record(record, { atMs: nowMs, action: 'trigger', actor, state: next, report: null });
       const paused = await this.deps.book.pauseAllOf(user);
       const report = await sweep(this.deps, this.loginsOf(user), (login) => ({ kind: 'killSwitch', login, scope: 'user', active: true }));
@@ -89,7 +92,9 @@ export class KillSwitches {
 
   /** The account-level flag (console): on closes and cancels like the user switch, for this account. */
   async setAccount(login: string, active: boolean): Promise<AccountKillAnswer> {
-    if (this.deps.readModel.account(login) === undefined) throw new ApiError('not_found', `account ${login} not found`);
+    const account = this.deps.readModel.account(login);
+    if (account === undefined) throw new ApiError('not_found', `account ${login} not found`);
+    if (active && !account.accountHalted) this.deps.metrics.killSwitchTriggered('account');
     const { accounts: _accounts, ...report } = await sweep(this.deps, [login], () => ({ kind: 'killSwitch', login, scope: 'account', active }));
     return { login, active, ...report };
   }
@@ -138,7 +143,7 @@ export class KillSwitches {
     return [...this.deps.readModel.allAccounts()].filter((a) => a.user === user).map((a) => a.login).sort();
   }
 
-  private userRecord(user: string): UserRecord | undefined { return this.deps.store.db<UserRecord>('users').get(user); }
+  private userRecord(user: string): UserRecord | undefined { return this.deps.store.table(USERS).get(user); }
 
   private requireUser(user: string): UserRecord {
     const record = this.userRecord(user);

@@ -1,11 +1,11 @@
-// Sending a kill switch command to many accounts at once (their shards work in parallel) and
-// collecting one report, with the accounts' closes and cancels taken from the CloseTap. A full
-// shard ring is backpressure, not a refusal: the command is retried until it gets through or a
-// bound passes, and only then is that account reported as failed.
+// Sending a kill switch command to many accounts at once: each shard gets its accounts in one
+// frame (the shards work in parallel, each journaling its share with one sync), and the answers
+// make one report. A shard whose queue is full is backpressure, not a refusal: its share is sent
+// again until it gets through or a bound passes, and only then are its accounts reported failed.
 import type { SetKillSwitch, SymbolSpec } from '../engine/types.js';
-import type { CloseTap } from '../gateway/webhooks/close-tap.js';
 import type { Clock } from '../market/clock.js';
-import { ShardBusyError, type ShardPool } from '../shard/pool.js';
+import { ShardBusyError, type Reply } from '../shard/calls.js';
+import type { ShardPool } from '../shard/pool.js';
 import type { Logger } from '../util/log.js';
 import { buildReport, type AccountOutcome, type KillReport } from './report.js';
 
@@ -14,7 +14,6 @@ const MAX_BACKOFF_MS = 50;
 
 export interface SweepDeps {
   readonly pool: ShardPool;
-  readonly tap: CloseTap;
   readonly symbols: ReadonlyMap<string, SymbolSpec>;
   readonly clock: Clock;
   readonly log: Logger;
@@ -22,25 +21,42 @@ export interface SweepDeps {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-export function sweep(deps: SweepDeps, logins: readonly string[], cmd: (login: string) => SetKillSwitch): Promise<KillReport> {
-  return deps.tap.watching(logins, async () => {
-    const outcomes = await Promise.all(logins.map((login) => send(deps, login, cmd(login))));
-    return buildReport(outcomes, deps.tap, deps.symbols);
-  });
+export async function sweep(deps: SweepDeps, logins: readonly string[], cmd: (login: string) => SetKillSwitch): Promise<KillReport> {
+  const byShard = new Map<number, string[]>();
+  for (const login of logins) {
+    const shard = deps.pool.client.shardOf(login);
+    byShard.set(shard, [...(byShard.get(shard) ?? []), login]);
+  }
+  const outcomes = new Map<string, AccountOutcome>();
+  await Promise.all([...byShard.values()].map(async (share) => {
+    for (const outcome of await sendShare(deps, share, cmd)) outcomes.set(outcome.login, outcome);
+  }));
+  return buildReport(logins.map((login) => outcomes.get(login)!), deps.symbols);
 }
 
-async function send(deps: SweepDeps, login: string, cmd: SetKillSwitch): Promise<AccountOutcome> {
+/** One shard's accounts, in one frame, retried while the shard is busy. */
+async function sendShare(deps: SweepDeps, logins: readonly string[], cmd: (login: string) => SetKillSwitch): Promise<AccountOutcome[]> {
   const giveUpAtMs = deps.clock.nowMs() + BUSY_RETRY_MS;
   for (let waitMs = 1; ; waitMs = Math.min(waitMs * 2, MAX_BACKOFF_MS)) {
+    const replies = deps.pool.calls.many(logins.map((login) => ({ login, cmd: cmd(login) })));
     try {
-      const body = await deps.pool.request(login, cmd);
-      if (!body.ok) return { login, error: { name: body.reject.name, message: body.reject.message } };
-      if (!('result' in body) || body.result.kind !== 'killSwitch') throw new Error('a kill switch command answered something else');
-      return { login, result: body.result };
+      return (await Promise.all(replies)).map((reply, i) => outcomeOf(logins[i]!, reply));
     } catch (err) {
       if (err instanceof ShardBusyError && deps.clock.nowMs() < giveUpAtMs) { await sleep(waitMs); continue; }
-      deps.log.error({ err, login }, 'kill switch command failed');
-      return { login, error: { name: err instanceof ShardBusyError ? 'rate_limited' : 'internal_error', message: (err as Error).message } };
+      deps.log.error({ err, logins: logins.length }, 'kill switch command failed');
+      const error = { name: err instanceof ShardBusyError ? 'rate_limited' : 'internal_error', message: (err as Error).message };
+      return logins.map((login) => ({ t: 'failed', login, error }));
     }
+  }
+}
+
+function outcomeOf(login: string, { answer }: Reply): AccountOutcome {
+  switch (answer.t) {
+    case 'done':
+      if (answer.result.kind !== 'killSwitch') throw new Error('a kill switch command answered something else');
+      return { t: 'done', login, result: answer.result };
+    case 'rejected': return { t: 'failed', login, error: { name: answer.reject.name, message: answer.reject.message } };
+    case 'unavailable': return { t: 'failed', login, error: { name: 'unavailable', message: answer.message } };
+    default: throw new Error(`a kill switch command answered a ${answer.t} query answer`);
   }
 }

@@ -100,6 +100,30 @@ export class Inbox {
     return this.#pending;
   }
 
+  /**
+   * Blocks the thread until a ring has a frame or `timeoutMs` passes: the same doorbell handshake
+   * as whenReadable(), with Atomics.wait instead of waitAsync, for a consumer that runs its own duty
+   * cycle (a shard) and returns to its event loop only when it chooses to. True when a ring has a frame.
+   */
+  park(timeoutMs: number): boolean {
+    if (this.#anyReadable()) return true;
+    if (this.#closed) return false;
+    const bell = this.#bell;
+    const seq = Atomics.load(bell, BELL_SEQ);
+    Atomics.store(bell, BELL_ASLEEP, 1);
+    if (!this.#anyReadable()) {
+      Atomics.add(bell, BELL_PARKS, 1);
+      Atomics.wait(bell, BELL_SEQ, seq, timeoutMs);
+    }
+    Atomics.store(bell, BELL_ASLEEP, 0);
+    return this.#anyReadable();
+  }
+
+  /** Whether any ring has a frame now (one Atomics.load pair per ring). */
+  get readable(): boolean {
+    return this.#anyReadable();
+  }
+
   /** Ends a pending and every later whenReadable() with false and lets the thread exit. */
   close(): void {
     if (this.#closed) return;

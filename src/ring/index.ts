@@ -4,3 +4,5 @@ export { RingWriter } from './ring-writer.js';
 export { RingReader, type InPlaceFrameHandler } from './ring-reader.js';
 export { Inbox, doorbellState, type DoorbellState, type InboxOptions } from './inbox.js';
 export { FrameReader, FrameWriter } from './frames.js';
+export { ConflatingWriter } from './conflating-writer.js';
+export { IDLE_STRATEGIES, eventLoopTurn, idleStrategy, type IdleStrategy, type IdleStrategyName } from './idle.js';

@@ -1,12 +1,22 @@
 // What a shard does with one drained batch, independent of how frames arrive: apply every frame in
-// order to the engine, journal what changed (quotes ticked since the last journaled command go
-// just before the next one, so a replay fills at the same prices), commit once, synchronously, and
-// only then hand out replies and events, one frame per peer.
+// order to the engine, append a journal record for each command that changed state (quotes ticked
+// since the last record go just before the next one, so a replay fills at the same prices), make
+// them durable with one commit, and only then hand out answers and events, one frame per peer.
+// The state tables are a checkpoint behind the journal: the batch's outcomes are noted for it once
+// the journal holds them, and nobody waits for it.
+//
+// The journal decides what may happen: when it cannot take records (disk full) a batch's commands
+// are answered `unavailable` without being applied, and ticks are held back (their latest per
+// symbol applies once it can); when a commit fails, the batch's effects are in the engine but not
+// on disk, so the shard refuses everything from then on and a restart recovers what is durable.
 import type { Engine } from '../engine/engine.js';
-import type { Command, EngineEvent, Outcome, Quote, UnixMs } from '../engine/types.js';
-import { changesState, writeBatch, type Applied } from '../store/account-writer.js';
-import type { ShardStore } from '../store/store.js';
-import type { ReplyBody, ShardInbound, ShardOutbound } from './protocol.js';
+import { tooLate } from '../engine/orders.js';
+import type { AccountRecord, Command, EngineEvent, Outcome, Quote, Reject, Result, UnixMs } from '../engine/types.js';
+import type { CheckpointWriter } from '../store/checkpoint.js';
+import { JournalError, type JournalWriter } from '../store/journal/writer.js';
+import type { OrderArchive } from './order-archive.js';
+import type { ShardStatsBoard } from './stats.js';
+import type { Answer, JournalHealth, OutItem, Query, ShardInbound, ShardOutbound } from './protocol.js';
 
 /** Peers of a shard: the main thread and the FIX thread, each with its own ring pair. */
 export const PEERS = ['main', 'fix'] as const;
@@ -16,63 +26,125 @@ export const FIX: Peer = 1;
 
 export interface Inbound { readonly peer: Peer; readonly frame: ShardInbound }
 
+/**
+ * True when the outcome changed the engine's state, so its command must be journaled (a rejected
+ * command changes nothing). Key halts are persisted by the console in the key record, but later
+ * commands depend on them, so a replay needs them in the journal.
+ */
+export function changesState(o: Outcome): boolean {
+  return o.events.length > 0 || o.accounts.length > 0 || o.orders.length > 0 || o.positions.length > 0
+    || o.closedTickets.length > 0 || o.clientIds.length > 0 || o.keyHalts.length > 0;
+}
+
+/** What one peer receives from one batch. */
+class PeerFrame {
+  private readonly items: OutItem[] = [];
+  readonly accounts = new Map<string, AccountRecord>();
+  /** Events since the last reply: they go out as one `events` item. */
+  private loose: EngineEvent[] = [];
+
+  constructor(private readonly wants: (login: string) => boolean) {}
+
+  reply(corr: number, answer: Answer, events: readonly EngineEvent[]): void {
+    this.closeLoose();
+    this.items.push({ k: 'reply', corr, answer, events });
+  }
+
+  events(events: readonly EngineEvent[]): void {
+    for (const e of events) if (this.wants(e.type === 'order' ? e.order.login : e.position.login)) this.loose.push(e);
+  }
+
+  changed(accounts: readonly AccountRecord[]): void {
+    for (const a of accounts) if (this.wants(a.login)) this.accounts.set(a.login, a);
+  }
+
+  /** After a failed commit: the answers say so, and nothing of the batch is reported as done. */
+  unavailable(message: string): void {
+    this.accounts.clear();
+    this.loose = [];
+    const replies = this.items.filter((i) => i.k === 'reply');
+    this.items.length = 0;
+    for (const r of replies) {
+      const kept = r.answer.t === 'account' || r.answer.t === 'order';
+      this.items.push(kept ? r : { k: 'reply', corr: r.corr, answer: { t: 'unavailable', message }, events: [] });
+    }
+  }
+
+  frame(shard: number, lsn: number): ShardOutbound | null {
+    this.closeLoose();
+    if (this.items.length === 0 && this.accounts.size === 0) return null;
+    return { t: 'batch', shard, lsn, accounts: [...this.accounts.values()], items: this.items };
+  }
+
+  private closeLoose(): void {
+    if (this.loose.length === 0) return;
+    this.items.push({ k: 'events', events: this.loose });
+    this.loose = [];
+  }
+}
+
+/** A record appended in this batch, noted for the checkpoint once the batch is durable. */
+interface Journaled { readonly lsn: number; readonly outcome: Outcome | null; readonly quote: Quote | null }
+
+const HEALTHY: JournalHealth = { state: 'ok' };
+const FAILED_MESSAGE = 'the shard can no longer make orders durable (its journal failed); nothing is accepted until the service restarts';
 
 export class ShardCore {
-  private journalSeq: number;
-  /** Latest quote per symbol ticked since the last journal entry, with the time it was applied. */
+  /** Latest quote per symbol ticked since the last journal record, with the time it was applied. */
   private readonly dirtyQuotes = new Map<string, { readonly quote: Quote; readonly nowMs: UnixMs }>();
+  /** Ticks that arrived while the journal could take nothing: applied once it can. */
+  private readonly heldQuotes = new Map<string, Quote>();
   /** Logins whose events the FIX thread wants (live sessions); main wants all. */
   private readonly fixWatch = new Set<string>();
+  private healthValue: JournalHealth = HEALTHY;
   stopping = false;
 
   constructor(
     readonly shard: number,
     private readonly engine: Engine,
-    private readonly store: ShardStore,
-    journalSeq: number,
+    private readonly journal: JournalWriter,
+    private readonly checkpoint: CheckpointWriter,
+    private readonly archive: OrderArchive,
     private readonly clock: () => UnixMs,
-  ) {
-    this.journalSeq = journalSeq;
-  }
+    private readonly stats: ShardStatsBoard,
+  ) {}
 
-  /** Applies and commits the batch; the frames (indexed like PEERS) may leave once this returns. */
-  process(batch: readonly Inbound[]): ShardOutbound[] {
-    const applied: Applied[] = [];
-    const replies: { corr: number; body: ReplyBody }[][] = PEERS.map(() => []);
-    const events: EngineEvent[] = [];
-    const accounts = new Map<string, Outcome['accounts'][number]>();
-    const collect = (outcome: Outcome): void => {
-      for (const e of outcome.events) events.push(e);
-      for (const a of outcome.accounts) accounts.set(a.login, a);
-    };
+  get health(): JournalHealth { return this.healthValue; }
+
+  /** Applies the batch and makes it durable; the frames (indexed like PEERS, null: nothing) may leave once this returns. */
+  process(batch: readonly Inbound[]): (ShardOutbound | null)[] {
+    const out = [new PeerFrame(() => true), new PeerFrame((login) => this.fixWatch.has(login))];
+    const journaled: Journaled[] = [];
+    const writable = this.writable();
+    let commands = 0;
+    if (writable && this.heldQuotes.size > 0) {
+      for (const quote of this.heldQuotes.values()) this.tick(quote, out, journaled);
+      this.heldQuotes.clear();
+    }
 
     for (const { peer, frame } of batch) {
-      const nowMs = this.clock();
       switch (frame.t) {
-        case 'tick': {
-          const cmd: Command = { kind: 'tick', quote: frame.quote };
-          const outcome = this.engine.apply(cmd, nowMs);
-          if (changesState(outcome)) {
-            this.dirtyQuotes.delete(frame.quote.symbol);
-            this.journal(applied, nowMs, cmd, outcome);
-            collect(outcome);
-          } else {
-            this.dirtyQuotes.set(frame.quote.symbol, { quote: frame.quote, nowMs });
+        case 'tick':
+          if (writable) this.tick(frame.quote, out, journaled);
+          else this.heldQuotes.set(frame.quote.symbol, frame.quote);
+          break;
+        case 'cmds':
+          commands += frame.items.length;
+          for (const { corr, cmd } of frame.items) {
+            if (!writable) {
+              out[peer]!.reply(corr, { t: 'unavailable', message: this.unavailableMessage() }, []);
+              continue;
+            }
+            const nowMs = this.clock();
+            const outcome = this.engine.apply(cmd, nowMs);
+            if (changesState(outcome)) journaled.push({ lsn: this.append(nowMs, cmd, journaled), outcome, quote: null });
+            out[peer]!.reply(corr, this.answer(cmd, outcome.result), outcome.events);
+            out[1 - peer]!.events(outcome.events);
+            for (const o of out) o.changed(outcome.accounts);
           }
           break;
-        }
-        case 'cmd': {
-          const outcome = this.engine.apply(frame.cmd, nowMs);
-          if (changesState(outcome)) {
-            this.journal(applied, nowMs, frame.cmd, outcome);
-            collect(outcome);
-          }
-          const r = outcome.result;
-          replies[peer]!.push({ corr: frame.corr, body: r.ok ? { ok: true, result: r } : { ok: false, reject: r } });
-          break;
-        }
         case 'query':
-          replies[peer]!.push({ corr: frame.corr, body: { ok: true, snapshot: this.engine.account(frame.query.login) } });
+          out[peer]!.reply(frame.corr, this.query(frame.query), []);
           break;
         case 'watch':
           if (frame.on) this.fixWatch.add(frame.login);
@@ -84,20 +156,92 @@ export class ShardCore {
       }
     }
 
-    if (applied.length > 0) this.journalSeq = writeBatch(this.store, this.journalSeq, this.engine.idCounter, applied);
-    const changed = [...accounts.values()];
-    return PEERS.map((_, peer): ShardOutbound => ({
-      t: 'batch',
-      shard: this.shard,
-      events: peer === MAIN ? events : events.filter((e) => this.fixWatch.has(e.type === 'order' ? e.order.login : e.position.login)),
-      accounts: peer === MAIN ? changed : changed.filter((a) => this.fixWatch.has(a.login)),
-      replies: replies[peer]!,
-    }));
+    if (commands > 0) this.stats.batch(commands);
+    if (journaled.length > 0 && !this.commit(out)) return out.map((o) => o.frame(this.shard, this.journal.durableLsn));
+    for (const j of journaled) {
+      if (j.quote !== null) this.checkpoint.noteQuote(j.lsn, j.quote);
+      this.checkpoint.note(j.lsn, j.outcome);
+    }
+    return out.map((o) => o.frame(this.shard, this.journal.durableLsn));
   }
 
-  private journal(applied: Applied[], nowMs: UnixMs, cmd: Command, outcome: Outcome): void {
-    for (const q of this.dirtyQuotes.values()) applied.push({ entry: { nowMs: q.nowMs, cmd: { kind: 'tick', quote: q.quote } }, outcome: null });
+  private tick(quote: Quote, out: readonly PeerFrame[], journaled: Journaled[]): void {
+    const nowMs = this.clock();
+    const cmd: Command = { kind: 'tick', quote };
+    const outcome = this.engine.apply(cmd, nowMs);
+    if (!changesState(outcome)) {
+      this.dirtyQuotes.set(quote.symbol, { quote, nowMs });
+      return;
+    }
+    this.dirtyQuotes.delete(quote.symbol);
+    journaled.push({ lsn: this.append(nowMs, cmd, journaled), outcome, quote });
+    for (const o of out) {
+      o.events(outcome.events);
+      o.changed(outcome.accounts);
+    }
+  }
+
+  /** Appends the command's record after the quotes ticked since the last one (which have no outcome); its LSN. */
+  private append(nowMs: UnixMs, cmd: Command, journaled: Journaled[]): number {
+    for (const { quote, nowMs: at } of this.dirtyQuotes.values()) {
+      journaled.push({ lsn: this.journal.append({ nowMs: at, cmd: { kind: 'tick', quote } }), outcome: null, quote });
+    }
     this.dirtyQuotes.clear();
-    applied.push({ entry: { nowMs, cmd }, outcome });
+    return this.journal.append({ nowMs, cmd });
+  }
+
+  /** One write, one sync for the whole batch; false (and the answers say so) when it failed. */
+  private commit(out: readonly PeerFrame[]): boolean {
+    try {
+      this.stats.sync(this.journal.commit());
+    } catch (err) {
+      if (!(err instanceof JournalError)) throw err;
+      this.healthValue = { state: 'failed', message: `${FAILED_MESSAGE}: ${err.message}` };
+      for (const o of out) o.unavailable(this.unavailableMessage());
+      return false;
+    }
+    return true;
+  }
+
+  /** Whether this batch may apply anything, and the health it reports. */
+  private writable(): boolean {
+    if (this.healthValue.state === 'failed') return false;
+    if (this.journal.ready()) {
+      this.healthValue = HEALTHY;
+      return true;
+    }
+    if (this.journal.state === 'full' && this.healthValue.state !== 'full') {
+      this.healthValue = { state: 'full', message: 'the disk of the journal is full: orders are refused until a new journal segment can be created' };
+    }
+    return false;
+  }
+
+  private unavailableMessage(): string {
+    return this.healthValue.state === 'ok' ? 'the journal is unavailable' : this.healthValue.message;
+  }
+
+  private answer(cmd: Command, r: Result | Reject): Answer {
+    if (r.ok) return { t: 'done', result: r };
+    return { t: 'rejected', reject: this.enrich(cmd, r) };
+  }
+
+  /** Adds from the history what the engine no longer holds (see Reject.order). */
+  private enrich(cmd: Command, r: Reject): Reject {
+    if (r.name === 'duplicate_client_id' && r.order === undefined && r.orderId !== undefined && cmd.kind === 'place') {
+      const order = this.archive.order(cmd.login, r.orderId);
+      return order === null ? r : { ...r, order };
+    }
+    if (r.name === 'not_found' && (cmd.kind === 'cancel' || cmd.kind === 'replace')) {
+      const order = this.archive.order(cmd.login, cmd.orderId);
+      if (order !== null && order.status !== 'pending') return tooLate(order, cmd.kind === 'cancel' ? 'cancelled' : 'replaced');
+    }
+    return r;
+  }
+
+  private query(q: Query): Answer {
+    switch (q.kind) {
+      case 'account': return { t: 'account', snapshot: this.engine.account(q.login) };
+      case 'order': return { t: 'order', order: this.archive.find(q.login, q.ref) };
+    }
   }
 }

@@ -1,24 +1,31 @@
-// The main thread's side of the shards: starts the workers with their rings, routes each command
-// to the shard that owns its account, and drains the shards' answers. A full ring is backpressure
-// the caller sees (ShardBusyError), never a silent drop; ticks, which only ever matter as the
-// latest price, are conflated per symbol until the ring has room again.
+// The main thread's side of the shards: starts the workers with their rings, gives the main thread
+// its ShardClient over them (and the FIX thread its own rings), and runs the main thread's
+// delivery loop. Nothing here blocks the main thread: it waits for the shards with
+// Atomics.waitAsync (Inbox), and delivers a large batch in slices between socket turns.
 import { Worker } from 'node:worker_threads';
-import type { Command, Quote } from '../engine/types.js';
-import { createDoorbell, createRing, FrameReader, FrameWriter, Inbox, type RingChannel } from '../ring/index.js';
+import { createDoorbell, createRing, eventLoopTurn, Inbox, type RingChannel } from '../ring/index.js';
 import type { Logger } from '../util/log.js';
-import type { AccountSnapshot, ReplyBody, ShardInbound, ShardOutbound, ShardSignal } from './protocol.js';
-import { shardOf } from './protocol.js';
+import { ShardCalls } from './calls.js';
+import { ShardClient } from './client.js';
+import type { JournalHealth, ShardSignal } from './protocol.js';
+import { RingTransport } from './ring-transport.js';
+import { ShardStatsBoard, type ShardFigures } from './stats.js';
+import type { LaneFigures } from './client.js';
 import type { ShardWorkerData } from './worker-data.js';
+
+export interface ShardPoolFigures extends ShardFigures {
+  readonly shard: number;
+  /** The rings between the shard and the main thread and the FIX thread. */
+  readonly rings: { readonly mainIn: RingChannel; readonly mainOut: RingChannel; readonly fixIn: RingChannel; readonly fixOut: RingChannel };
+  /** The main thread's commands in flight to the shard and its refused sends. */
+  readonly lane: LaneFigures;
+}
 
 export const INBOUND_RING_BYTES = 1 << 20;
 export const OUTBOUND_RING_BYTES = 4 << 20;
-const MAX_DRAIN_FRAMES = 256;
-
-export class ShardBusyError extends Error {
-  constructor(readonly shard: number) { super(`shard ${shard} queue is full`); }
-}
-
-export type BatchListener = (batch: ShardOutbound) => void;
+/** Longest the main thread delivers shard frames before its sockets get a turn. */
+const DELIVERY_SLICE_MS = 2;
+const BLOCKED_RETRY_MS = 1;
 
 /**
  * The rings the FIX thread uses to reach every shard (it consumes the `fromShards` side). Any
@@ -30,27 +37,21 @@ export interface PeerRings {
   readonly doorbell: SharedArrayBuffer;
 }
 
-export interface ShardPoolOptions extends Omit<ShardWorkerData, 'shard' | 'inbound' | 'outbound'> {
+export interface ShardPoolOptions extends Omit<ShardWorkerData, 'shard' | 'inbound' | 'outbound' | 'stats'> {
   readonly log: Logger;
   /** Called when a shard thread dies: the service cannot run without an account's writer. */
   readonly onFatal: (err: Error) => void;
 }
 
-interface Shard {
-  readonly worker: Worker;
-  readonly writer: FrameWriter<ShardInbound>;
-  readonly reader: FrameReader<ShardOutbound>;
-  /** Latest quote per symbol not yet accepted by the ring. */
-  readonly heldTicks: Map<string, Quote>;
-}
-
 export class ShardPool {
   readonly fixRings: PeerRings;
-  private readonly shards: Shard[] = [];
-  private readonly pending = new Map<number, (body: ReplyBody) => void>();
-  private readonly listeners: BatchListener[] = [];
+  readonly client: ShardClient;
+  readonly calls: ShardCalls;
+  private readonly workers: Worker[] = [];
+  private readonly boards: ShardStatsBoard[] = [];
+  private readonly rings: { readonly mainIn: RingChannel; readonly mainOut: RingChannel; readonly fixIn: RingChannel; readonly fixOut: RingChannel }[] = [];
+  private readonly journals: JournalHealth[];
   private readonly inbox: Inbox;
-  private corr = 0;
   private running = true;
   private stoppedSignals = 0;
   private onStopped: (() => void) | null = null;
@@ -58,108 +59,84 @@ export class ShardPool {
   private constructor(private readonly opts: ShardPoolOptions) {
     const mainBell = createDoorbell();
     const fixBell = createDoorbell();
-    const toFix: RingChannel[] = [];
+    const fromMain: RingChannel[] = [];
+    const toMain: RingChannel[] = [];
     const fromFix: RingChannel[] = [];
-    const fromShards: RingChannel[] = [];
+    const toFix: RingChannel[] = [];
     for (let shard = 0; shard < opts.shards; shard++) {
       const bell = createDoorbell();
       const inbound = [createRing(INBOUND_RING_BYTES, bell), createRing(INBOUND_RING_BYTES, bell)];
       const outbound = [createRing(OUTBOUND_RING_BYTES, mainBell), createRing(OUTBOUND_RING_BYTES, fixBell)];
+      fromMain.push(inbound[0]!);
       fromFix.push(inbound[1]!);
+      toMain.push(outbound[0]!);
       toFix.push(outbound[1]!);
-      fromShards.push(outbound[0]!);
       const { log: _log, onFatal: _onFatal, ...shared } = opts;
-      const data: ShardWorkerData = { ...shared, shard, inbound, outbound };
-      const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: data, name: `shard-${shard}` });
-      this.shards.push({ worker, writer: new FrameWriter(inbound[0]!), reader: new FrameReader(outbound[0]!), heldTicks: new Map() });
+      const stats = ShardStatsBoard.create();
+      this.boards.push(stats);
+      this.rings.push({ mainIn: inbound[0]!, mainOut: outbound[0]!, fixIn: inbound[1]!, fixOut: outbound[1]! });
+      const data: ShardWorkerData = { ...shared, shard, inbound, outbound, stats: stats.sab };
+      this.workers.push(new Worker(new URL('./worker.js', import.meta.url), { workerData: data, name: `shard-${shard}` }));
     }
     this.fixRings = { toShards: fromFix, fromShards: toFix, doorbell: fixBell };
-    this.inbox = new Inbox(fromShards);
+    this.inbox = new Inbox(toMain);
+    this.client = new ShardClient(new RingTransport(fromMain, toMain), (err) => opts.log.error({ err }, 'shard answer handler failed'));
+    this.calls = new ShardCalls(this.client);
+    this.journals = this.workers.map(() => ({ state: 'ok' }));
+    this.client.listen({
+      health: (shard, health) => { this.journals[shard] = health; },
+    });
   }
 
+  /** Resolves once every shard has recovered; nothing is delivered before run(). */
   static async start(opts: ShardPoolOptions): Promise<ShardPool> {
     const pool = new ShardPool(opts);
-    await Promise.all(pool.shards.map((s, i) => pool.watch(s.worker, i)));
-    void pool.drainLoop();
+    await Promise.all(pool.workers.map((w, i) => pool.watch(w, i)));
     return pool;
   }
 
-  get size(): number { return this.shards.length; }
-
-  threadIds(): number[] { return this.shards.map((s) => s.worker.threadId); }
-
-  onBatch(listener: BatchListener): void { this.listeners.push(listener); }
-
-  /** Sends a command to the account's shard; resolves with its reply after the shard's commit. */
-  request(login: string, cmd: Command): Promise<ReplyBody> {
-    return this.send(shardOf(login, this.shards.length), (corr) => ({ t: 'cmd', corr, cmd }));
+  /** Starts delivering what the shards send (attach the client's listeners first). */
+  run(): void {
+    void this.deliveryLoop();
   }
 
-  async query(login: string): Promise<AccountSnapshot | null> {
-    const body = await this.send(shardOf(login, this.shards.length), (corr) => ({ t: 'query', corr, query: { kind: 'account', login } }));
-    return 'snapshot' in body ? body.snapshot : null;
+  get size(): number { return this.workers.length; }
+
+  threadIds(): number[] { return this.workers.map((w) => w.threadId); }
+
+  /** Each shard's own figures, its rings and what the main thread's client sees of it, for metrics. */
+  figures(): ShardPoolFigures[] {
+    const lanes = this.client.figures();
+    return this.boards.map((board, shard) => ({ shard, ...board.read(), rings: this.rings[shard]!, lane: lanes[shard]! }));
   }
 
-  /** Every shard sees every tick (pending orders and SL/TP may wait on any symbol). */
-  tick(quote: Quote): void {
-    for (const shard of this.shards) {
-      if (shard.heldTicks.size > 0 || !shard.writer.tryWrite({ t: 'tick', quote })) shard.heldTicks.set(quote.symbol, quote);
-      if (shard.heldTicks.size > 0) this.flushTicks(shard);
-    }
-  }
+  /** Each shard's journal: whether it can make orders durable now (for /health). */
+  journalHealth(): readonly JournalHealth[] { return this.journals; }
 
   async stop(): Promise<void> {
     const stopped = new Promise<void>((resolve) => { this.onStopped = resolve; });
-    for (const shard of this.shards) {
-      while (!shard.writer.tryWrite({ t: 'stop' })) await new Promise((r) => setTimeout(r, 1));
-    }
+    // The delivery loop keeps flushing until every shard took its stop frame.
+    this.client.stop();
     await stopped;
     this.running = false;
     // The shards wrote their last frames before signalling; deliver them before closing.
-    for (const shard of this.shards) while (shard.reader.drain(MAX_DRAIN_FRAMES, (batch) => this.deliver(batch)) > 0);
+    while (this.client.receive(Number.POSITIVE_INFINITY) > 0 || this.client.backlogged);
     this.inbox.close();
   }
 
-  private send(index: number, frame: (corr: number) => ShardInbound): Promise<ReplyBody> {
-    const shard = this.shards[index]!;
-    // Ticks held back by a full ring go first, so the command fills at the latest price.
-    if (!this.flushTicks(shard)) return Promise.reject(new ShardBusyError(index));
-    const corr = ++this.corr;
-    if (!shard.writer.tryWrite(frame(corr))) return Promise.reject(new ShardBusyError(index));
-    return new Promise((resolve) => { this.pending.set(corr, resolve); });
-  }
-
-  /** True when nothing is held back any more. */
-  private flushTicks(shard: Shard): boolean {
-    for (const [symbol, quote] of shard.heldTicks) {
-      if (!shard.writer.tryWrite({ t: 'tick', quote })) return false;
-      shard.heldTicks.delete(symbol);
-    }
-    return true;
-  }
-
-  private async drainLoop(): Promise<void> {
+  private async deliveryLoop(): Promise<void> {
     while (this.running) {
-      let frames = 0;
-      for (const shard of this.shards) {
-        frames += shard.reader.drain(MAX_DRAIN_FRAMES, (batch) => this.deliver(batch));
-        if (shard.heldTicks.size > 0) this.flushTicks(shard);
+      const frames = this.client.receive(DELIVERY_SLICE_MS);
+      if (this.client.backlogged) {
+        await eventLoopTurn();
+      } else if (this.client.blocked && !this.client.flush()) {
+        // A shard's queue is full: retry shortly, or as soon as a shard answers (it drained some).
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([this.inbox.whenReadable(), new Promise((resolve) => { timer = setTimeout(resolve, BLOCKED_RETRY_MS); })]);
+        clearTimeout(timer);
+      } else if (frames === 0 && !(await this.inbox.whenReadable())) {
+        return;
       }
-      if (frames === 0 && !(await this.inbox.whenReadable())) return;
-    }
-  }
-
-  private deliver(batch: ShardOutbound): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(batch);
-      } catch (err) {
-        this.opts.log.error({ err }, 'shard batch listener failed');
-      }
-    }
-    for (const { corr, body } of batch.replies) {
-      const resolve = this.pending.get(corr);
-      if (resolve) { this.pending.delete(corr); resolve(body); }
     }
   }
 
@@ -167,7 +144,7 @@ export class ShardPool {
     return new Promise((resolve, reject) => {
       worker.on('message', (s: ShardSignal) => {
         if (s.t === 'ready') resolve();
-        if (s.t === 'stopped' && ++this.stoppedSignals === this.shards.length) this.onStopped?.();
+        if (s.t === 'stopped' && ++this.stoppedSignals === this.workers.length) this.onStopped?.();
       });
       worker.on('error', (err) => { reject(err); this.opts.onFatal(err); });
       worker.on('exit', (code) => {

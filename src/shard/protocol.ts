@@ -1,46 +1,84 @@
 // Frames carried (msgpackr-encoded) by the SPSC rings between a shard and its peers (the main thread
 // and the FIX thread). Each peer owns one ring into the shard and reads one ring out of it.
-import type { AccountRecord, AccountSnapshot, Command, EngineEvent, Quote, Reject, Result } from '../engine/types.js';
+import type { AccountRecord, AccountSnapshot, Cents, Command, EngineEvent, OrderRecord, Quote, Reject, Result, UnixMs } from '../engine/types.js';
 
 export type { AccountSnapshot };
 
-/** Read-only questions a peer may ask a shard; answered from memory, never journaled. */
+/** Read-only questions a peer may ask a shard; answered from memory or its history, never journaled. */
 export type Query =
-  | { readonly kind: 'account'; readonly login: string };
+  | { readonly kind: 'account'; readonly login: string }
+  /** An order by id, or by the client id it was placed with, from any time the shard remembers. */
+  | { readonly kind: 'order'; readonly login: string; readonly ref: OrderRef };
+
+export type OrderRef = { readonly by: 'id'; readonly orderId: string } | { readonly by: 'clientId'; readonly clientId: string };
+
+/** A command whose answer the peer awaits under `corr` (unique per peer). */
+export interface CommandItem { readonly corr: number; readonly cmd: Command }
 
 export type ShardInbound =
-  /** A command whose result the peer awaits under `corr` (unique per peer). */
-  | { readonly t: 'cmd'; readonly corr: number; readonly cmd: Command }
-  /** A tick: no reply; its events (triggers, SL/TP) reach the peers like any other. */
+  /**
+   * Commands, applied in order and journaled in the batch they arrive in: a fan-out (webhook
+   * signal, kill switch) sends a shard all of its share in one frame.
+   */
+  | { readonly t: 'cmds'; readonly items: readonly CommandItem[] }
+  /** A tick: no answer; its events (triggers, SL/TP) reach the peers like any other. */
   | { readonly t: 'tick'; readonly quote: Quote }
   | { readonly t: 'query'; readonly corr: number; readonly query: Query }
   /** The peer wants (or no longer wants) this account's events (the FIX thread, per live session). */
   | { readonly t: 'watch'; readonly login: string; readonly on: boolean }
-  /** Drain, commit and stop (SIGTERM). */
+  /** Drain, checkpoint and stop (SIGTERM). */
   | { readonly t: 'stop' };
 
-export type ReplyBody =
-  | { readonly ok: true; readonly result: Result }
-  | { readonly ok: false; readonly reject: Reject }
-  | { readonly ok: true; readonly snapshot: AccountSnapshot | null };
+export type Answer =
+  | { readonly t: 'done'; readonly result: Result }
+  /**
+   * The engine's refusal. duplicate_client_id always carries the original order, and refusing a
+   * cancel or replace of an order that is no longer pending carries that order.
+   */
+  | { readonly t: 'rejected'; readonly reject: Reject }
+  /** The journal cannot make anything durable now (disk full, failed sync): nothing was applied. */
+  | { readonly t: 'unavailable'; readonly message: string }
+  | { readonly t: 'account'; readonly snapshot: AccountSnapshot | null }
+  | { readonly t: 'order'; readonly order: OrderRecord | null };
 
-/**
- * One frame per drained batch and peer, written after the batch's LMDB commit: the replies of
- * this peer's commands and the events the peer wants. Events come first so a peer's read model
- * already holds a change when the reply that caused it resolves.
- */
-export interface ShardOutbound {
-  readonly t: 'batch';
-  readonly shard: number;
-  readonly events: readonly EngineEvent[];
-  readonly accounts: readonly AccountRecord[];
-  readonly replies: readonly { readonly corr: number; readonly body: ReplyBody }[];
-}
+export type OutItem =
+  /** The answer to one of this peer's commands or queries, with the events the command caused. */
+  | { readonly k: 'reply'; readonly corr: number; readonly answer: Answer; readonly events: readonly EngineEvent[] }
+  /** Events nobody of this peer asked for: ticks, and commands of the other peer. */
+  | { readonly k: 'events'; readonly events: readonly EngineEvent[] };
+
+export type JournalHealth =
+  | { readonly state: 'ok' }
+  | { readonly state: 'full' | 'failed'; readonly message: string };
+
+export type ShardOutbound =
+  /**
+   * One frame per processed batch and peer, written once the batch's journal records are durable.
+   * `accounts` holds the changed accounts' final state; `items` come in the engine's order, so a
+   * peer applying them in turn sees every account's events in seq order, and a reply's events
+   * before the reply resolves.
+   */
+  | {
+    readonly t: 'batch';
+    readonly shard: number;
+    /** The shard's journal is durable up to here: the checkpoint that covers this LSN covers the batch. */
+    readonly lsn: number;
+    readonly accounts: readonly AccountRecord[];
+    readonly items: readonly OutItem[];
+  }
+  /** To the main thread: the shard's tables now hold everything up to this journal LSN. */
+  | { readonly t: 'checkpoint'; readonly shard: number; readonly lsn: number }
+  /** To the main thread, when it changes: whether the shard can make orders durable. */
+  | { readonly t: 'health'; readonly shard: number; readonly journal: JournalHealth }
+  /** To the main thread, once a minute: every account's balance and equity, for the equity history. */
+  | { readonly t: 'equity'; readonly shard: number; readonly atMs: UnixMs; readonly samples: readonly EquitySample[] };
+
+export interface EquitySample { readonly login: string; readonly balance: Cents; readonly equity: Cents }
 
 export type ShardSignal =
-  /** The shard has loaded its state and drains its rings. */
+  /** The shard has recovered its state and drains its rings. */
   | { readonly t: 'ready'; readonly shard: number; readonly accounts: number }
-  /** Rings drained, LMDB closed. */
+  /** Rings drained, checkpoint written, LMDB closed. */
   | { readonly t: 'stopped'; readonly shard: number };
 
 /** Which shard owns an account: FNV-1a of the login, modulo the shard count. Stable across restarts. */

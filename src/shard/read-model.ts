@@ -5,11 +5,11 @@
 import { Market } from '../engine/market.js';
 import { accountMetrics, floatingProfitCents } from '../engine/money.js';
 import type { AccountMetrics, AccountRecord, Cents, EngineEvent, OrderRecord, PositionRecord, Quote, SymbolSpec } from '../engine/types.js';
-import type { Store } from '../store/store.js';
-import type { ShardOutbound } from './protocol.js';
+import type { AccountDbs } from '../store/store.js';
+import type { ShardListener } from './client.js';
 
-export class ReadModel {
-  private readonly accounts = new Map<string, AccountRecord>();
+export class ReadModel implements ShardListener {
+  private readonly accountsByLogin = new Map<string, AccountRecord>();
   /** Per login, ascending by ticket (tickets of one account grow; loading sorts). */
   private readonly positions = new Map<string, Map<number, PositionRecord>>();
   private readonly pending = new Map<string, Map<string, OrderRecord>>();
@@ -22,23 +22,27 @@ export class ReadModel {
 
   onQuote(quote: Quote): void { this.market.setQuote(quote); }
 
-  load(store: Store): void {
-    for (const dbs of store.shards) {
-      for (const { value } of dbs.accounts.getRange()) this.accounts.set(value.login, value);
+  /** The shards' checkpoints, read once every shard has recovered (its tables then hold all its state). */
+  load(shards: readonly AccountDbs[]): void {
+    for (const dbs of shards) {
+      for (const { value } of dbs.accounts.getRange()) this.accountsByLogin.set(value.login, value);
       const open = [...dbs.positions.getRange()].map((e) => e.value).sort((a, b) => a.ticket - b.ticket);
       for (const p of open) this.positionsOf(p.login).set(p.ticket, p);
       for (const { value } of dbs.pending.getRange()) this.pendingOf(value.login).set(value.id, value);
     }
   }
 
-  apply(batch: ShardOutbound): void {
-    for (const a of batch.accounts) this.accounts.set(a.login, a);
-    for (const e of batch.events) this.applyEvent(e);
-  }
+  readonly accounts = (accounts: readonly AccountRecord[]): void => {
+    for (const a of accounts) this.accountsByLogin.set(a.login, a);
+  };
 
-  account(login: string): AccountRecord | undefined { return this.accounts.get(login); }
+  readonly events = (events: readonly EngineEvent[]): void => {
+    for (const e of events) this.applyEvent(e);
+  };
 
-  allAccounts(): IterableIterator<AccountRecord> { return this.accounts.values(); }
+  account(login: string): AccountRecord | undefined { return this.accountsByLogin.get(login); }
+
+  allAccounts(): IterableIterator<AccountRecord> { return this.accountsByLogin.values(); }
 
   openPositions(login: string): IterableIterator<PositionRecord> { return this.positionsOf(login).values(); }
 

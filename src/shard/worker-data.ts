@@ -1,5 +1,5 @@
 // What the main thread hands a shard worker at start (structured-cloned; SharedArrayBuffers shared).
-import type { Durability, LogLevel } from '../config/types.js';
+import type { AppConfig, Durability, LogLevel, ShardIdle } from '../config/types.js';
 import type { SymbolSpec } from '../engine/types.js';
 import type { RingChannel } from '../ring/index.js';
 
@@ -8,6 +8,8 @@ export interface ShardWorkerData {
   readonly shards: number;
   readonly dataDir: string;
   readonly durability: Durability;
+  readonly idle: ShardIdle;
+  readonly journal: AppConfig['journal'];
   readonly logLevel: LogLevel;
   readonly symbols: readonly SymbolSpec[];
   readonly board: { readonly sab: SharedArrayBuffer; readonly symbols: readonly string[] };
@@ -16,6 +18,8 @@ export interface ShardWorkerData {
   readonly eventRetentionMs: number;
   /** Key-level kill switches, from the main thread's key records. */
   readonly haltedKeys: readonly { readonly login: string; readonly keyId: string }[];
+  /** The shard's figures for metrics (stats.ts). */
+  readonly stats: SharedArrayBuffer;
   /** Rings into the shard, indexed by peer (main, fix); they share the shard's doorbell. */
   readonly inbound: readonly RingChannel[];
   /** Rings out of the shard, indexed by peer. */

@@ -1,64 +1,141 @@
-// A shard's thread: the single writer of the accounts hashed to it. It drains its input rings
-// (from the main thread and from the FIX thread) into one batch, lets ShardCore apply and commit
-// it, and writes one frame per peer back. Between batches it sleeps on its doorbell without
-// blocking its event loop, so LMDB flush callbacks and timers keep running.
+// A shard's thread: the single writer of the accounts hashed to it. At start it recovers its state
+// (checkpoint + journal replay); then it runs a duty cycle: drain its input rings (from the main
+// thread and from the FIX thread) into one batch, let ShardCore apply it and make it durable
+// (one journal write and sync), write one frame per peer back, and keep the checkpoint going
+// behind. With nothing to do it waits as config `shard_idle` says (src/ring/idle.ts), returning to
+// its event loop often enough for LMDB's commit callbacks, segment preparation and retention.
 import { parentPort, workerData } from 'node:worker_threads';
-import { Engine } from '../engine/engine.js';
 import { FrameReader, FrameWriter, Inbox } from '../ring/index.js';
-import { loadShardState } from '../store/account-loader.js';
+import { eventLoopTurn, idleStrategy } from '../ring/idle.js';
+import { crashNow, FaultyJournalIo, parseFaults } from '../store/faults.js';
+import { FsJournalIo, type JournalIo } from '../store/journal/io.js';
+import { JournalWriter } from '../store/journal/writer.js';
 import { pruneHistory } from '../store/retention.js';
 import { openShardStore } from '../store/store.js';
 import { createLogger } from '../util/log.js';
 import { QuoteBoard } from '../market/quote-board.js';
-import { ShardCore, PEERS, type Inbound, type Peer } from './core.js';
+import { FAULTS_VARIABLE } from '../config/env.js';
+import { ShardCore, PEERS, MAIN, type Inbound, type Peer } from './core.js';
+import { OrderArchive } from './order-archive.js';
 import type { ShardInbound, ShardOutbound, ShardSignal } from './protocol.js';
+import { recoverShard } from './recovery.js';
+import { ShardStatsBoard } from './stats.js';
 import type { ShardWorkerData } from './worker-data.js';
 import { writeFrame } from './write-frame.js';
 
-/** Frames taken into one batch at most: bounds a batch's latency and its transaction size. */
+/** Frames taken into one batch at most: bounds a batch's latency and its journal write. */
 const MAX_BATCH_FRAMES = 2048;
 const PRUNE_EVERY_MS = 3600_000;
+/**
+ * Balance and equity of every account go to the main thread's equity history this often, on the
+ * minute, and at once when the shard has accounts it had not sampled (a new account's history
+ * starts when the account does).
+ */
+const EQUITY_SAMPLE_MS = 60_000;
+/** A checkpoint starts once this many records are noted, or this long after the last one. */
+const CHECKPOINT_RECORDS = 8192;
+const CHECKPOINT_EVERY_MS = 200;
+/** Longest a busy duty cycle goes without an event-loop turn. */
+const TURN_EVERY_MS = 2;
+/** Longest an idle shard blocks before its event loop runs (longer while nothing is in flight). */
+const BLOCK_BUSY_MS = 1;
+const BLOCK_IDLE_MS = 50;
+/** A journal segment needs room for at least this much before a batch starts. */
+const HEADROOM_BYTES = 4 * 1024 * 1024;
 
 const data = workerData as ShardWorkerData;
 const log = createLogger(data.logLevel, { thread: `shard-${data.shard}` });
 const signal = (s: ShardSignal): void => parentPort!.postMessage(s);
 
+function journalIo(): JournalIo {
+  const faults = parseFaults(process.env[FAULTS_VARIABLE]);
+  const io = new FsJournalIo(data.durability === 'none' ? 'none' : data.journal.sync_method);
+  return faults.journal === undefined ? io : new FaultyJournalIo(io, faults.journal);
+}
+
+function checkpointCrashAt(): number | undefined {
+  return parseFaults(process.env[FAULTS_VARIABLE]).checkpoint?.crash_during;
+}
+
 async function main(): Promise<void> {
   const store = openShardStore(data.dataDir, data.shard, data.durability);
-  const prune = (): void => {
-    const nowMs = Date.now();
-    const pruned = pruneHistory(store, nowMs - data.eventRetentionMs, nowMs - data.clientIdRetentionMs);
-    if (pruned.events + pruned.clientIds > 0) log.info(pruned, 'history pruned');
-  };
-  prune();
-  const state = loadShardState(store, Date.now() - data.clientIdRetentionMs);
-  const board = QuoteBoard.attach(data.board.sab, data.board.symbols);
-  const quotes = data.board.symbols.flatMap((s) => board.read(s) ?? []);
-  const mine = new Set(state.accounts.map((a) => a.login));
-  const haltedKeys = data.haltedKeys.filter((k) => mine.has(k.login));
-  const engine = new Engine({
-    shardId: data.shard,
-    idCounter: state.idCounter,
-    symbols: data.symbols,
-    accounts: state.accounts,
-    pendingOrders: state.pendingOrders,
-    recentOrders: state.recentOrders,
-    positions: state.positions,
-    clientIds: state.clientIds,
-    haltedKeys,
-    quotes,
-    clientIdRetentionMs: data.clientIdRetentionMs,
+  const io = journalIo();
+  const crashAt = checkpointCrashAt();
+  const recovered = recoverShard(store, io, {
+    shard: data.shard, symbols: data.symbols, clientIdRetentionMs: data.clientIdRetentionMs, haltedKeys: data.haltedKeys, nowMs: Date.now(),
+    // The writes are queued, not committed: dying on the next turn kills the checkpoint midway.
+    checkpointHooks: crashAt === undefined ? {} : { afterQueued: (n) => { if (n === crashAt) setImmediate(crashNow); } },
   });
-  const core = new ShardCore(data.shard, engine, store, state.journalSeq, Date.now);
-  // Timers run between batches (one thread): pruning never interleaves with a batch's transaction.
-  const pruning = setInterval(prune, PRUNE_EVERY_MS);
-  pruning.unref();
+  const { engine, checkpoint } = recovered;
+  if (recovered.journal.torn !== null) log.warn({ ...recovered.journal.torn }, 'journal: torn tail dropped (never acknowledged)');
+  if (recovered.journal.replayed > 0) log.info({ replayed: recovered.journal.replayed, lastLsn: recovered.journal.lastLsn }, 'journal replayed');
+  const journal = await JournalWriter.start({
+    dir: store.journalDir, shard: data.shard, segmentBytes: data.journal.segment_bytes, headroomBytes: Math.min(HEADROOM_BYTES, data.journal.segment_bytes / 4),
+    io, clock: Date.now, nextLsn: recovered.nextLsn, onSegmentError: (err) => log.error({ err }, 'journal: cannot create the next segment'),
+  });
+  const core = new ShardCore(data.shard, engine, journal, checkpoint, new OrderArchive(engine, checkpoint, store), Date.now, new ShardStatsBoard(data.stats));
+
   const readers = data.inbound.map((c) => new FrameReader<ShardInbound>(c));
   const writers = data.outbound.map((c) => new FrameWriter<ShardOutbound>(c));
   const inbox = new Inbox(data.inbound);
-  signal({ t: 'ready', shard: data.shard, accounts: state.accounts.length });
-  log.info({ accounts: state.accounts.length, positions: state.positions.length, pending: state.pendingOrders.length }, 'shard loaded');
+  const idle = idleStrategy(data.idle);
+  const toMain: ShardOutbound[] = [];
+  let health = core.health;
 
+  // The current prices go in like any tick: journaled when they trigger something.
+  const board = QuoteBoard.attach(data.board.sab, data.board.symbols);
+  const ticks: Inbound[] = data.board.symbols.flatMap((s) => board.read(s) ?? []).map((quote) => ({ peer: MAIN, frame: { t: 'tick', quote } }));
+  for (const f of core.process(ticks)) if (f !== null) toMain.push(f);
+
+  let lastCheckpointMs = Date.now();
+  let equityDueMs = 0;
+  let sampledAccounts = 0;
+  let pruneDueMs = 0;
+  let pruning: Promise<void> | null = null;
+  const prune = async (): Promise<void> => {
+    const nowMs = Date.now();
+    const pruned = await pruneHistory(store, nowMs - data.eventRetentionMs, nowMs - data.clientIdRetentionMs, eventLoopTurn);
+    if (pruned.events + pruned.clientIds > 0) log.info(pruned, 'history pruned');
+  };
+
+  /** Starts what runs behind the order path; true when it started something. */
+  const maintain = (nowMs: number): boolean => {
+    let started = false;
+    if (core.health.state !== 'failed' && !checkpoint.inFlight && checkpoint.backlog > 0
+      && (checkpoint.backlog >= CHECKPOINT_RECORDS || nowMs - lastCheckpointMs >= CHECKPOINT_EVERY_MS)) {
+      lastCheckpointMs = nowMs;
+      started = true;
+      checkpoint.begin(engine.idCounter)?.then(
+        (lsn) => {
+          journal.release(lsn);
+          toMain.push({ t: 'checkpoint', shard: data.shard, lsn });
+        },
+        (err: unknown) => log.error({ err }, 'checkpoint failed (the journal still holds everything; the next one retries)'),
+      );
+    }
+    if (nowMs >= equityDueMs || engine.accountCount !== sampledAccounts) {
+      equityDueMs = nowMs - (nowMs % EQUITY_SAMPLE_MS) + EQUITY_SAMPLE_MS;
+      sampledAccounts = engine.accountCount;
+      const samples = [...engine.allMetrics()].map(({ login, metrics }) => ({ login, balance: metrics.balance, equity: metrics.equity }));
+      if (samples.length > 0) toMain.push({ t: 'equity', shard: data.shard, atMs: nowMs, samples });
+    }
+    if (pruning === null && nowMs >= pruneDueMs) {
+      pruneDueMs = nowMs + PRUNE_EVERY_MS;
+      pruning = prune().catch((err: unknown) => log.error({ err }, 'history pruning failed')).finally(() => { pruning = null; });
+    }
+    if (core.health !== health) {
+      health = core.health;
+      toMain.push({ t: 'health', shard: data.shard, journal: health });
+      if (health.state !== 'ok') log.error({ journal: health }, 'journal unavailable: orders are refused');
+      else log.warn('journal available again');
+    }
+    return started;
+  };
+
+  signal({ t: 'ready', shard: data.shard, accounts: engine.accountCount });
+  log.info({ accounts: engine.accountCount, lsn: recovered.nextLsn - 1, idle: data.idle }, 'shard recovered');
+
+  let lastTurnMs = Date.now();
   while (!core.stopping) {
     const batch: Inbound[] = [];
     for (let peer = 0; peer < readers.length; peer++) {
@@ -69,18 +146,32 @@ async function main(): Promise<void> {
         log.error({ err, peer: PEERS[peer] }, 'undecodable frame dropped');
       }
     }
-    if (batch.length === 0) {
-      await inbox.whenReadable();
+    if (batch.length > 0) {
+      const frames = core.process(batch);
+      for (let peer = 0; peer < writers.length; peer++) {
+        const frame = frames[peer];
+        if (frame !== null && frame !== undefined) await writeFrame(writers[peer]!, frame);
+      }
+    }
+    const nowMs = Date.now();
+    const started = maintain(nowMs);
+    while (toMain.length > 0) await writeFrame(writers[MAIN]!, toMain.shift()!);
+    if (batch.length > 0 || started) {
+      idle.reset();
+      if (nowMs - lastTurnMs >= TURN_EVERY_MS) { lastTurnMs = nowMs; await eventLoopTurn(); }
       continue;
     }
-    // A failed commit throws out of here and stops the shard: its engine holds state the disk does not.
-    const frames = core.process(batch);
-    for (let peer = 0; peer < writers.length; peer++) {
-      const frame = frames[peer]!;
-      if (frame.events.length > 0 || frame.replies.length > 0 || frame.accounts.length > 0) await writeFrame(writers[peer]!, frame);
-    }
+    lastTurnMs = nowMs;
+    await idle.idle(inbox, checkpoint.inFlight || checkpoint.backlog > 0 || pruning !== null ? BLOCK_BUSY_MS : BLOCK_IDLE_MS);
   }
-  clearInterval(pruning);
+
+  // Everything applied is journaled; the last checkpoint makes the next start replay nothing.
+  await pruning;
+  while (checkpoint.inFlight) await eventLoopTurn();
+  if (core.health.state !== 'failed') {
+    journal.release(checkpoint.writeSync(engine.idCounter));
+  }
+  await journal.close();
   inbox.close();
   await store.close();
   signal({ t: 'stopped', shard: data.shard });

@@ -1,32 +1,28 @@
 // Writing a shard's outbound frame without ever dropping it: a full ring is waited out (its reader
-// always drains), and a frame too large for the ring is split in halves until each part fits.
+// always drains), and a frame too large for the ring is split until each part fits. Parts keep
+// the batch's order: the changed accounts go with the first part, items stay in sequence, and a
+// reply too large on its own (a kill switch on an account with thousands of positions) sends its
+// events ahead as `events` items, which a peer applies exactly as it would the reply's own.
 import type { FrameWriter } from '../ring/index.js';
-import type { ShardOutbound } from './protocol.js';
+import type { OutItem, ShardOutbound } from './protocol.js';
 
 const RETRY_DELAY_MS = 1;
 
-type Part =
-  | { readonly k: 'e'; readonly v: ShardOutbound['events'][number] }
-  | { readonly k: 'a'; readonly v: ShardOutbound['accounts'][number] }
-  | { readonly k: 'r'; readonly v: ShardOutbound['replies'][number] };
+type Batch = Extract<ShardOutbound, { t: 'batch' }>;
 
-/** Splits keeping the order events → accounts → replies, so a change still precedes its reply. */
-function split(frame: ShardOutbound): [ShardOutbound, ShardOutbound] | null {
-  const parts: Part[] = [
-    ...frame.events.map((v) => ({ k: 'e', v }) as const),
-    ...frame.accounts.map((v) => ({ k: 'a', v }) as const),
-    ...frame.replies.map((v) => ({ k: 'r', v }) as const),
-  ];
-  if (parts.length < 2) return null;
-  const build = (ps: Part[]): ShardOutbound => ({
-    t: 'batch',
-    shard: frame.shard,
-    events: ps.flatMap((p) => (p.k === 'e' ? [p.v] : [])),
-    accounts: ps.flatMap((p) => (p.k === 'a' ? [p.v] : [])),
-    replies: ps.flatMap((p) => (p.k === 'r' ? [p.v] : [])),
-  });
-  const mid = Math.ceil(parts.length / 2);
-  return [build(parts.slice(0, mid)), build(parts.slice(mid))];
+function halves(frame: Batch): [Batch, Batch] | null {
+  const { items } = frame;
+  if (items.length >= 2) {
+    const mid = Math.ceil(items.length / 2);
+    return [{ ...frame, items: items.slice(0, mid) }, { ...frame, accounts: [], items: items.slice(mid) }];
+  }
+  const only = items[0];
+  if (only === undefined || only.events.length === 0) return null;
+  // One item: half its events go ahead as an events item.
+  const mid = Math.ceil(only.events.length / 2);
+  const ahead: OutItem = { k: 'events', events: only.events.slice(0, mid) };
+  const rest: OutItem = { ...only, events: only.events.slice(mid) };
+  return [{ ...frame, items: [ahead] }, { ...frame, accounts: [], items: [rest] }];
 }
 
 export async function writeFrame(writer: FrameWriter<ShardOutbound>, frame: ShardOutbound): Promise<void> {
@@ -34,10 +30,10 @@ export async function writeFrame(writer: FrameWriter<ShardOutbound>, frame: Shar
   try {
     accepted = writer.tryWrite(frame);
   } catch (err) {
-    const halves = split(frame);
-    if (!halves) throw err;
-    await writeFrame(writer, halves[0]);
-    await writeFrame(writer, halves[1]);
+    const parts = frame.t === 'batch' ? halves(frame) : null;
+    if (parts === null) throw err;
+    await writeFrame(writer, parts[0]);
+    await writeFrame(writer, parts[1]);
     return;
   }
   while (!accepted) {

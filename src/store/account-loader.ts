@@ -1,15 +1,14 @@
-// Loads what a shard owns at start from its own environment: the durable state the engine is
-// rebuilt from. Resharding (reshard.ts) has already moved every account to the environment of
-// the shard it hashes to.
+// Loads what a shard's checkpoint holds: the durable state the engine starts from before the
+// journal after it is replayed. Resharding (reshard.ts) has already moved every account to the
+// environment of the shard it hashes to.
 import type { AccountRecord, OrderRecord, PositionRecord, UnixMs } from '../engine/types.js';
-import type { ShardStore } from './store.js';
+import { loginRange, type ShardMeta, type ShardStore } from './store.js';
 
 /** Settled orders kept per account for repeated client ids and cancels of filled orders. */
 export const RECENT_ORDERS_PER_ACCOUNT = 16;
 
 export interface ShardState {
-  readonly idCounter: number;
-  readonly journalSeq: number;
+  readonly meta: ShardMeta;
   readonly accounts: AccountRecord[];
   readonly pendingOrders: OrderRecord[];
   /** Each account's last settled orders, oldest first. */
@@ -18,7 +17,7 @@ export interface ShardState {
   readonly clientIds: { login: string; clientId: string; orderId: string; atMs: UnixMs }[];
 }
 
-export function loadShardState(store: ShardStore, clientIdsSinceMs: UnixMs): ShardState {
+export function loadShardState(store: ShardStore, meta: ShardMeta, clientIdsSinceMs: UnixMs): ShardState {
   const accounts = [...store.accounts.getRange()].map((e) => e.value);
   const pendingOrders = [...store.pending.getRange()].map((e) => e.value);
   const positions = [...store.positions.getRange()].map((e) => e.value);
@@ -32,18 +31,9 @@ export function loadShardState(store: ShardStore, clientIdsSinceMs: UnixMs): Sha
       if (settled.length === RECENT_ORDERS_PER_ACCOUNT) break;
     }
     recentOrders.push(...settled.reverse());
-    for (const { key, value } of store.clientIds.getRange({ start: [a.login], end: [a.login, '\uffff'] })) {
+    for (const { key, value } of loginRange(store.clientIds, a.login)) {
       if (value.atMs >= clientIdsSinceMs) clientIds.push({ login: a.login, clientId: key[1], orderId: value.orderId, atMs: value.atMs });
     }
   }
-  const [last] = [...store.journal.getKeys({ reverse: true, limit: 1 })];
-  return {
-    idCounter: store.meta.get('idCounter') ?? 0,
-    journalSeq: last === undefined ? 0 : last + 1,
-    accounts,
-    pendingOrders,
-    recentOrders,
-    positions,
-    clientIds,
-  };
+  return { meta, accounts, pendingOrders, recentOrders, positions, clientIds };
 }

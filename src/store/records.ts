@@ -1,6 +1,7 @@
 // Records owned by the main thread (the shards own accounts, orders and positions).
 import type { Sizing, UnixMs } from '../engine/types.js';
 import type { KeyScope, KeyStatus } from '../config/types.js';
+import { table } from './table.js';
 
 /** An API key. `secret` is sealed at rest (see secret-box.ts); `status` Expired is derived from expiresAt. */
 export interface KeyRecord {
@@ -40,6 +41,10 @@ export interface WebhookRecord {
   readonly paused: boolean;
   readonly createdAt: UnixMs;
 }
+
+export const KEYS = table<string, KeyRecord>('keys');
+export const USERS = table<string, UserRecord>('users');
+export const WEBHOOKS = table<string, WebhookRecord>('webhooks');
 
 export function keyStatus(key: KeyRecord, nowMs: UnixMs): KeyStatus {
   if (key.expiresAt !== null && nowMs >= key.expiresAt) return 'Expired';

@@ -7,9 +7,9 @@ import type { FixtureKey, FixtureSizing, FixtureSymbol, FixtureUser, FixtureWebh
 import type { Sizing, SymbolSpec, UnixMs } from '../engine/types.js';
 import { lotsToCentilots } from '../market/ticks.js';
 import { hashPassword, verifyPassword } from '../util/password.js';
-import type { KeyRecord, UserRecord, WebhookRecord } from './records.js';
+import { KEYS, USERS, WEBHOOKS } from './records.js';
 import type { SecretBox } from './secret-box.js';
-import type { Store } from './store.js';
+import { SYMBOLS, type Store } from './store.js';
 
 export interface SeedReport { readonly created: string[]; readonly updated: string[] }
 
@@ -48,8 +48,8 @@ export async function seedStore(store: Store, box: SecretBox, fixture: Fixture, 
 
   for (const s of fixture.symbols) {
     const spec = symbolSpec(s);
-    const old = store.symbols.get(s.name);
-    if (!old || !same(old, spec)) { await store.symbols.put(s.name, spec); note(!!old, `symbol ${s.name}`); }
+    const old = store.table(SYMBOLS).get(s.name);
+    if (!old || !same(old, spec)) { await store.table(SYMBOLS).put(s.name, spec); note(!!old, `symbol ${s.name}`); }
   }
   for (const u of fixture.users) await seedUser(store, box, u, nowMs, note);
   for (const k of fixture.keys) await seedKey(store, box, k, nowMs, note);
@@ -61,7 +61,7 @@ export async function seedStore(store: Store, box: SecretBox, fixture: Fixture, 
 type Note = (existed: boolean, what: string) => void;
 
 async function seedUser(store: Store, box: SecretBox, u: FixtureUser, nowMs: UnixMs, note: Note): Promise<void> {
-  const users = store.db<UserRecord>('users');
+  const users = store.table(USERS);
   const old = users.get(u.id);
   if (old && await verifyPassword(u.password, old.passwordHash) && box.open(old.sealedTotpSecret) === u.totp_secret) return;
   await users.put(u.id, {
@@ -74,7 +74,7 @@ async function seedUser(store: Store, box: SecretBox, u: FixtureUser, nowMs: Uni
 }
 
 async function seedKey(store: Store, box: SecretBox, k: FixtureKey, nowMs: UnixMs, note: Note): Promise<void> {
-  const keys = store.db<KeyRecord>('keys');
+  const keys = store.table(KEYS);
   const old = keys.get(k.id);
   const described = {
     name: k.name, login: k.login, scopes: k.scopes, rateLimit: k.rate_limit, ipWhitelist: k.ip_whitelist,
@@ -97,7 +97,7 @@ async function seedKey(store: Store, box: SecretBox, k: FixtureKey, nowMs: UnixM
 }
 
 async function seedWebhook(store: Store, box: SecretBox, w: FixtureWebhook, nowMs: UnixMs, note: Note): Promise<void> {
-  const webhooks = store.db<WebhookRecord>('webhooks');
+  const webhooks = store.table(WEBHOOKS);
   const old = webhooks.get(w.id);
   const described = { user: w.user, symbols: w.symbols, targets: w.targets.map((t) => ({ login: t.login, sizing: sizingOf(t.sizing) })) };
   if (old && box.open(old.sealedSecret) === w.secret && same({ user: old.user, symbols: old.symbols, targets: old.targets }, described)) return;

@@ -4,23 +4,46 @@
 // separate write locks and separate files to sync: one shard's commit never waits for another's.
 // lmdb-js lets every thread open every environment; readers never block writers.
 //
-// Durability: a shard commits each drained batch synchronously (`transactionSync`, LMDB syncing
-// data and meta before it returns) and only then answers; measured against lmdb-js's asynchronous
-// commit + flush, it is faster on this box (p50 540 vs 675 µs, p99 1.3 vs 2.6–3.9 ms for two
-// writers) because no thread hop sits between the commit and the answer. The main thread's own
-// writes are asynchronous (`overlappingSync`), and it awaits `flushed()` where an answer depends
-// on them.
+// Durability: a shard's orders are durable in its journal (journal/); its tables here are a
+// checkpoint written behind it (checkpoint.ts), asynchronously, so the tables of a running shard
+// may lag its journal by a moment. The main thread's own writes are asynchronous
+// (`overlappingSync`), and it awaits `flushed()` where an answer depends on them.
 import { open, type Database, type RootDatabase } from 'lmdb';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Durability } from '../config/types.js';
-import type { AccountRecord, EngineEvent, OrderRecord, PositionRecord, SymbolSpec, UnixMs } from '../engine/types.js';
-import { shardOf } from '../shard/protocol.js';
-import type { JournalEntry } from './journal.js';
+import type { AccountRecord, EngineEvent, OrderRecord, PositionRecord, Quote, SymbolSpec, UnixMs } from '../engine/types.js';
+import { TableRegistry, table, type Key, type Table } from './table.js';
 
-export type Key = string | number | (string | number)[];
+export type { Key };
 
 export interface ClientIdEntry { readonly orderId: string; readonly atMs: UnixMs }
+
+/** What a shard's tables reflect: the journal up to `lsn`. */
+export interface ShardMeta {
+  readonly lsn: number;
+  /** The shard's id counter after that record. */
+  readonly idCounter: number;
+  /** The last journaled quote of each symbol up to `lsn`: a replay starts from these prices. */
+  readonly quotes: readonly Quote[];
+}
+
+/** The symbols every thread trades (written by the fixture seeding). */
+export const SYMBOLS = table<string, SymbolSpec>('symbols');
+/** The main environment's counters (`layout:shards`). */
+export const MAIN_META = table<string, number>('meta');
+
+/**
+ * Every entry whose key starts with `login`, in key order: a range over the login prefix. A string
+ * sentinel as the range's end cannot do it (keys sort by their UTF-8 bytes, and for any string
+ * there are greater ones, U+FFFF and every code point above it among them).
+ */
+export function* loginRange<V, K extends [string, ...(string | number)[]]>(db: Database<V, K>, login: string): Generator<{ key: K; value: V }> {
+  for (const entry of db.getRange({ start: [login] as unknown as K })) {
+    if (entry.key[0] !== login) return;
+    yield entry;
+  }
+}
 
 /** One shard's account state; only that shard writes it. */
 export interface AccountDbs {
@@ -35,26 +58,36 @@ export interface AccountDbs {
   readonly clientIds: Database<ClientIdEntry, [string, string]>;
   /** [login, seq] → event, for `since_seq` replay; pruned after the retention. */
   readonly events: Database<EngineEvent, [string, number]>;
-  /** n → command with its time, replayable through the engine. */
-  readonly journal: Database<JournalEntry, number>;
-  /** Counters (`idCounter`). */
-  readonly meta: Database<number, string>;
+  /** `shard` → the checkpoint record (what LSN the tables reflect). */
+  readonly checkpoint: Database<ShardMeta, 'shard'>;
 }
 
 export interface ShardStore extends AccountDbs {
   readonly root: RootDatabase;
+  /** Where the shard's journal segments live. */
+  readonly journalDir: string;
   close(): Promise<void>;
 }
 
-/** The main thread's store (also opened by the FIX thread to read keys and orders). */
+const NO_CHECKPOINT: ShardMeta = { lsn: 0, idCounter: 0, quotes: [] };
+
+/**
+ * The checkpoint the tables hold. A data dir written before the journal existed has none: its
+ * tables were committed with every batch, so they are complete, with the id counter kept in `meta`.
+ */
+export function checkpointOf(store: ShardStore): ShardMeta {
+  const meta = store.checkpoint.get('shard');
+  if (meta !== undefined) return meta;
+  const legacy = store.root.openDB<number, string>({ name: 'meta', encoding: 'msgpack' }).get('idCounter');
+  return { ...NO_CHECKPOINT, idCounter: legacy ?? 0 };
+}
+
+/** The main thread's store (also opened by the FIX thread to read keys). */
 export interface Store {
   readonly root: RootDatabase;
-  readonly symbols: Database<SymbolSpec, string>;
-  /** Main-owned databases (keys, users, webhooks, …), opened on first use. */
-  db<V>(name: string): Database<V, Key>;
-  /** The account tables of the shard that owns `login` (read-only for this thread). */
-  accountDbs(login: string): AccountDbs;
-  /** Every shard's account tables, in shard order. */
+  /** A main-owned table (keys, users, webhooks, …), opened on first use. */
+  table<K extends Key, V>(t: Table<K, V>): Database<V, K>;
+  /** Every shard's tables, in shard order: read-only here, and a checkpoint behind the shard's journal. */
   readonly shards: readonly AccountDbs[];
   /** Resolves once every main-thread write made so far is durable (at once with durability `none`). */
   flushed(): Promise<void>;
@@ -90,8 +123,7 @@ function accountDbsOf(root: RootDatabase): AccountDbs {
     positions: openDb(root, 'positions'),
     clientIds: openDb(root, 'client_ids'),
     events: openDb(root, 'events'),
-    journal: openDb(root, 'journal'),
-    meta: openDb(root, 'meta'),
+    checkpoint: openDb(root, 'checkpoint'),
   };
 }
 
@@ -99,28 +131,22 @@ export function shardDir(dataDir: string, shard: number): string {
   return path.join(dataDir, `shard-${shard}`);
 }
 
-/** A shard's own environment, written synchronously by that shard only. */
+/** A shard's own environment, written by that shard only. */
 export function openShardStore(dataDir: string, shard: number, durability: Durability): ShardStore {
-  const root = openEnv(shardDir(dataDir, shard), durability, false);
-  return { root, ...accountDbsOf(root), close: () => root.close() };
+  const dir = shardDir(dataDir, shard);
+  const root = openEnv(dir, durability, false);
+  return { root, journalDir: path.join(dir, 'journal'), ...accountDbsOf(root), close: () => root.close() };
 }
 
 export function openStore(dataDir: string, durability: Durability, shardCount: number): Store {
   const root = openEnv(dataDir, durability, true);
   const shardRoots = Array.from({ length: shardCount }, (_, i) => openEnv(shardDir(dataDir, i), durability, false));
-  const shards = shardRoots.map(accountDbsOf);
-  const extra = new Map<string, Database<unknown, Key>>();
+  const tables = new TableRegistry((name) => openDb(root, name));
   const none = Promise.resolve();
   return {
     root,
-    symbols: openDb(root, 'symbols'),
-    db<V>(name: string): Database<V, Key> {
-      let db = extra.get(name);
-      if (!db) { db = openDb<unknown, Key>(root, name); extra.set(name, db); }
-      return db as Database<V, Key>;
-    },
-    accountDbs: (login) => shards[shardOf(login, shardCount)]!,
-    shards,
+    table: (t) => tables.get(t),
+    shards: shardRoots.map(accountDbsOf),
     flushed: durability === 'none' ? () => none : async () => { await root.flushed; },
     close: async () => { for (const r of shardRoots) await r.close(); await root.close(); },
   };

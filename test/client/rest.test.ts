@@ -83,4 +83,52 @@ describe('RestClient', () => {
     expect(refused).toMatchObject({ name: 'rate_limited', status: 429 });
     expect(refused!.retryAfterMs).toBeGreaterThanOrEqual(1000);
   });
+
+  it('lists and reads the account\'s orders (filters, client_id) and the symbols, typed from the API schemas', async () => {
+    const api = sdk(KEYS.other);
+    const filled = await api.placeOrder({ login: OTHER_LOGIN, symbol: 'BTCUSD', side: 'buy', type: 'market', volume: 0.01, client_id: 'sdk-read-1' });
+    const pending = await api.placeOrder({ login: OTHER_LOGIN, symbol: 'BTCUSD', side: 'sell', type: 'limit', volume: 0.01, price: 70000 });
+    expect(await api.listOrders()).toEqual({ data: [filled, pending], next_cursor: null });
+    expect((await api.listOrders({ status: 'pending' })).data).toEqual([pending]);
+    expect((await api.listOrders({ limit: 1 })).next_cursor).toBe(filled.id);
+    expect((await api.listOrders({ since: filled.created_at, symbol: 'BTCUSD' })).data.length).toBe(2);
+    expect(await api.getOrder(pending.id)).toEqual(pending);
+    expect(await api.getOrderByClientId('sdk-read-1')).toEqual(filled);
+    expect(await refusal(api.getOrderByClientId('nobody'))).toMatchObject({ name: 'not_found', status: 404 });
+    expect(await refusal(api.listOrders({ status: 'foo' as 'pending' }))).toMatchObject({ name: 'bad_request', field: 'status' });
+    const symbols = await api.symbols();
+    expect(symbols.data.find((s) => s.name === 'BTCUSD')).toMatchObject({ digits: 2, min_volume: 0.01, volume_step: 0.01, open: true });
+  });
+
+  it('corrects its clock from GET /v1/time when a 401 says the timestamp is off, and signs on with the offset', async () => {
+    for (const skewMs of [60_000, -45_000]) {
+      const fetched: string[] = [];
+      const recording: typeof fetch = async (input, init) => {
+        const res = await fetch(input, init);
+        fetched.push(`${init?.method ?? 'GET'} ${new URL(String(input)).pathname} ${res.status}`);
+        return res;
+      };
+      const api = sdk(KEYS.main, { nowMs: () => Date.now() + skewMs, fetch: recording });
+      expect((await api.account(LOGIN)).login).toBe(LOGIN);
+      expect(fetched).toEqual([`GET /v1/accounts/${LOGIN} 401`, 'GET /v1/time 200', `GET /v1/accounts/${LOGIN} 200`]);
+      expect(Math.abs(api.clockOffsetMs + skewMs)).toBeLessThan(1000);
+      expect(Math.abs(api.serverNowMs() - Date.now())).toBeLessThan(1000);
+      // Later calls, trading ones included, are signed with the corrected clock at once.
+      const order = await api.placeOrder({ login: LOGIN, symbol: 'BTCUSD', side: 'buy', type: 'market', volume: 0.01 });
+      await api.closePosition(order.ticket!);
+      expect(fetched.slice(3).every((f) => f.endsWith(' 200'))).toBe(true);
+    }
+    // A bad signature is not a clock problem: no time request, the 401 is thrown.
+    const fetched: string[] = [];
+    const wrong = sdk({ id: KEYS.main.id, secret: 'wrong' }, { fetch: async (input, init) => { fetched.push(String(input)); return fetch(input, init); } });
+    expect(await refusal(wrong.accounts())).toMatchObject({ name: 'unauthorized', status: 401 });
+    expect(fetched).toHaveLength(1);
+  });
+
+  it('reads the server time without credentials', async () => {
+    const before = Date.now();
+    const { time_ms: serverMs, time } = await sdk().serverTime();
+    expect(serverMs).toBeGreaterThanOrEqual(before);
+    expect(time).toBe(new Date(serverMs).toISOString());
+  });
 });

@@ -3,6 +3,7 @@
 // resubscribes and resumes with since_seq, and its handlers see every order and position event
 // exactly once, in seq order. When the missed events are no longer kept, it says so (`gap`) and
 // starts over from a snapshot.
+import { shardOf } from '../../src/shard/protocol.js';
 import { openStore } from '../../src/store/store.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { StreamClient } from '../../src/client/index.js';
@@ -126,7 +127,7 @@ describe('StreamClient', () => {
     for (let i = 0; i < 5; i++) await operatorOrder(first, fill(i));
     expect(await first.stop()).toBe(0);
     const store = openStore(dataDir, 'sync', SHARDS);
-    const { events } = store.accountDbs(LOGIN);
+    const { events } = store.shards[shardOf(LOGIN, SHARDS)]!;
     await store.root.transaction(() => { for (let seq = 1; seq <= 8; seq++) void events.remove([LOGIN, seq]); });
     await events.flushed;
     await store.close();

@@ -1,7 +1,7 @@
 // The console's pure parts with injected time: session expiry (idle 30 min, absolute 12 h), the
 // lockout and the per-address throttle, the TOTP guard's single use, cookies and the same-origin
 // checks, the key advisories and entitlements, and the audit summary that drops credentials.
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { AccountRecord } from '../../src/engine/types.js';
 import { addMonthsUtc, advisoriesOf } from '../../src/console/key-view.js';
 import { isProOrEcn, mayUsePremiumRate, readNewKey } from '../../src/console/key-create.js';
@@ -9,12 +9,13 @@ import { IpThrottle, Lockout, LOCKOUT_MS } from '../../src/console/lockout.js';
 import { authenticate, checkSameOrigin, cookieValues, type GuardHeaders } from '../../src/console/request-guard.js';
 import { SessionStore, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../src/console/sessions.js';
 import { summary } from '../../src/console/audit-log.js';
-import { TotpGuard } from '../../src/console/totp-guard.js';
+import { TotpGuard, totpRefusal } from '../../src/console/totp-guard.js';
 import { InvalidValue } from '../../src/config/errors.js';
 import { ApiError } from '../../src/gateway/errors.js';
 import type { KeyRecord, UserRecord } from '../../src/store/records.js';
 import type { SecretBox } from '../../src/store/secret-box.js';
-import type { Store } from '../../src/store/store.js';
+import { openStore, type Store } from '../../src/store/store.js';
+import { tempDir } from '../support/server.js';
 import { codeAt, STEP_MS } from './support/totp.js';
 
 const T0 = Date.UTC(2026, 0, 15, 12, 0, 0);
@@ -89,10 +90,13 @@ describe('lockout and throttle', () => {
 
 describe('TOTP guard', () => {
   const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DP';
-  const fakeStore = (): Store => {
-    const kept = new Map<unknown, unknown>();
-    const db = { get: (k: unknown) => kept.get(k), put: async (k: unknown, v: unknown) => { kept.set(k, v); return true; } };
-    return { db: () => db } as unknown as Store;
+  const stores: Store[] = [];
+  afterAll(async () => { for (const s of stores.splice(0)) await s.close(); });
+  /** A real main environment in a temp dir. */
+  const realStore = (): Store => {
+    const store = openStore(tempDir('tas-totp-'), 'none', 0);
+    stores.push(store);
+    return store;
   };
   const box = { open: (sealed: string) => sealed } as unknown as SecretBox;
   const userRec: UserRecord = { id: 'u', passwordHash: '', sealedTotpSecret: SECRET, createdAt: 0 };
@@ -100,26 +104,35 @@ describe('TOTP guard', () => {
   it('takes the previous, current and next step once each, in order, and survives a new guard on the same store', async () => {
     const clock = new FakeClock(T0);
     const step = Math.floor(T0 / STEP_MS);
-    const store = fakeStore();
+    const store = realStore();
     const guard = new TotpGuard(store, box, clock);
-    expect(await guard.consume(userRec, codeAt(SECRET, step - 2))).toBe(false);
-    expect(await guard.consume(userRec, codeAt(SECRET, step + 2))).toBe(false);
-    expect(await guard.consume(userRec, codeAt(SECRET, step - 1))).toBe(true);
-    expect(await guard.consume(userRec, codeAt(SECRET, step - 1))).toBe(false);
-    expect(await guard.consume(userRec, codeAt(SECRET, step + 1))).toBe(true);
-    // An older step than the last one taken is refused even inside the window.
-    expect(await guard.consume(userRec, codeAt(SECRET, step))).toBe(false);
-    expect(await new TotpGuard(store, box, clock).consume(userRec, codeAt(SECRET, step + 1))).toBe(false);
-    clock.ms += 2 * STEP_MS;
-    expect(await guard.consume(userRec, codeAt(SECRET, step + 2))).toBe(true);
-    expect(await guard.consume(userRec, 'abcdef')).toBe(false);
+    const wrong = { ok: false, reason: 'wrong' };
+    expect(await guard.consume(userRec, codeAt(SECRET, step - 2))).toEqual(wrong);
+    expect(await guard.consume(userRec, codeAt(SECRET, step + 2))).toEqual(wrong);
+    expect(await guard.consume(userRec, codeAt(SECRET, step - 1))).toEqual({ ok: true, step: step - 1 });
+    // Used: the app shows a fresh code when the current step begins, which it already has (T0 is a step start).
+    expect(await guard.consume(userRec, codeAt(SECRET, step - 1))).toEqual({ ok: false, reason: 'used', nextCodeInMs: 0 });
+    expect(await guard.consume(userRec, codeAt(SECRET, step + 1))).toEqual({ ok: true, step: step + 1 });
+    // An older step than the last one taken is refused even inside the window: the next fresh code is two steps away.
+    expect(await guard.consume(userRec, codeAt(SECRET, step))).toEqual({ ok: false, reason: 'used', nextCodeInMs: 2 * STEP_MS });
+    clock.ms += 12_345;
+    expect(await new TotpGuard(store, box, clock).consume(userRec, codeAt(SECRET, step + 1))).toEqual({ ok: false, reason: 'used', nextCodeInMs: 2 * STEP_MS - 12_345 });
+    clock.ms = T0 + 2 * STEP_MS;
+    expect(await guard.consume(userRec, codeAt(SECRET, step + 2))).toEqual({ ok: true, step: step + 2 });
+    expect(await guard.consume(userRec, 'abcdef')).toEqual(wrong);
+  });
+
+  it('says how long until a fresh code when one was used, and never less than a second', () => {
+    expect(totpRefusal({ ok: false, reason: 'used', nextCodeInMs: 17_200 })).toBe('TOTP code already used (each code works once): wait for the next code of your authenticator app, in 18 s');
+    expect(totpRefusal({ ok: false, reason: 'used', nextCodeInMs: 0 })).toMatch(/in 1 s$/);
+    expect(totpRefusal({ ok: false, reason: 'wrong' })).toBe('TOTP code is wrong or expired');
   });
 
   it('spends a step before any await, so two requests with one code cannot both pass', async () => {
-    const guard = new TotpGuard(fakeStore(), box, new FakeClock(T0));
+    const guard = new TotpGuard(realStore(), box, new FakeClock(T0));
     const code = codeAt(SECRET, Math.floor(T0 / STEP_MS));
     const results = await Promise.all([guard.consume(userRec, code), guard.consume(userRec, code)]);
-    expect(results.sort()).toEqual([false, true]);
+    expect(results.map((r) => r.ok).sort()).toEqual([false, true]);
   });
 });
 

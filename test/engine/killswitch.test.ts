@@ -29,7 +29,7 @@ describe('user and account kill switch', () => {
     expect(r.login).toBe('usd1');
     expect(r.closed.map((c) => c.ticket)).toEqual([tickets.api, tickets.webhook, tickets.strategy]);
     expect(r.closed.every((c) => c.status === 'closed' && c.closePrice === 108_500)).toBe(true);
-    expect(r.cancelled).toEqual([orders.api, orders.copy]);
+    expect(r.cancelled.map((c) => [c.id, c.status, c.reason])).toEqual([[orders.api, 'cancelled', 'kill_switch'], [orders.copy, 'cancelled', 'kill_switch']]);
     expect(r.failed).toEqual([]);
     const positionEvents = o.events.filter((ev): ev is PositionEvent => ev.type === 'position');
     expect(positionEvents.map((ev) => ev.reason)).toEqual(['kill_switch', 'kill_switch', 'kill_switch']);

@@ -36,7 +36,10 @@ describe('money in a USD account', () => {
     e.apply(tick('EURUSD', 108_300, 108_310), WED_NOON);
     const c = ok(e.apply(close('usd1', r.position?.ticket ?? 0), WED_NOON), 'close');
     // (1.08500 − 1.08310) × 0.5 × 100 000 = 95 USD.
-    expect(c).toEqual({ ok: true, kind: 'close', ticket: r.position?.ticket, status: 'closed', closePrice: 108_310, profit: 9_500, volume: 0 });
+    expect(c).toEqual({
+      ok: true, kind: 'close', ticket: r.position?.ticket, status: 'closed', symbol: 'EURUSD', side: 'sell', source: 'api',
+      closePrice: 108_310, profit: 9_500, closedVolume: 50, volume: 0,
+    });
     expect(e.metrics('usd1')).toEqual({ balance: 1_009_500, equity: 1_009_500, margin: 0, freeMargin: 1_009_500, marginLevel: 0 });
   });
 

@@ -13,7 +13,10 @@ describe('close', () => {
     const r = ok(e.apply(place('usd1', 'EURUSD', 'buy', 100), WED_NOON), 'place');
     e.apply(tick('EURUSD', 108_700, 108_710), WED_NOON);
     const o = e.apply(close('usd1', r.position?.ticket ?? 0), WED_NOON + 1);
-    expect(ok(o, 'close')).toEqual({ ok: true, kind: 'close', ticket: r.position?.ticket, status: 'closed', closePrice: 108_700, profit: 19_000, volume: 0 });
+    expect(ok(o, 'close')).toEqual({
+      ok: true, kind: 'close', ticket: r.position?.ticket, status: 'closed', symbol: 'EURUSD', side: 'buy', source: 'api',
+      closePrice: 108_700, profit: 19_000, closedVolume: 100, volume: 0,
+    });
     expect(o.events).toEqual([{
       type: 'position', seq: 3, ts: WED_NOON + 1, status: 'closed', position: r.position, reason: 'client', closePrice: 108_700, closedVolume: 100, profit: 19_000,
     }]);

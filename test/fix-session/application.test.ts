@@ -1,4 +1,4 @@
-// Application messages through the real session, desks, shard bridge and engine (FakeShard):
+// Application messages through the real session, desks, shard client and engine (FakeShard):
 // D/F/G → 8/9, V → W/Y, AN → AO/AP, the throttle, backpressure, and unsolicited reports of
 // changes made elsewhere. Quantities are units (EURUSD: 100000 per lot; BTCUSD: 1 per lot).
 import { afterEach, describe, expect, it } from 'vitest';

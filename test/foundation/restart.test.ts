@@ -29,7 +29,7 @@ describe('restart after SIGKILL', () => {
   it('keeps every acknowledged order and invents none', async () => {
     const first = await startServer({ dataDir, config: { shards: SHARDS } });
     servers.push(first);
-    expect(first.logs.filter((l) => l.msg === 'shard loaded').map((l) => l['thread']).sort()).toEqual(['shard-0', 'shard-1']);
+    expect(first.logs.filter((l) => l.msg === 'shard recovered').map((l) => l['thread']).sort()).toEqual(['shard-0', 'shard-1']);
     expect((await operatorPost(first, '/console/api/quotes', { symbol: 'BTCUSD', bid: 65000, ask: 65001 })).status).toBe(200);
 
     const sent = new Set<string>();
@@ -86,7 +86,7 @@ describe('restart after SIGKILL', () => {
     expect(new Set(stored.map((o) => o.id)).size).toBe(stored.length);
     for (const o of stored) {
       expect(o.status).toBe('filled');
-      expect(store.accountDbs(o.login).positions.get(o.ticket!)).toBeDefined();
+      expect(store.shards[shardOf(o.login, SHARDS)]!.positions.get(o.ticket!)).toBeDefined();
       expect(Number(o.id) % 64).toBe(shardOf(o.login, SHARDS));
     }
     await store.close();

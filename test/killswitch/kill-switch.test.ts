@@ -4,6 +4,8 @@
 // the state is the same after a restart; a crash between the journal entry and the shards is
 // finished at start-up; reset needs a fresh TOTP code; the account flag acts on one account.
 import { openStore } from '../../src/store/store.js';
+import { KILL_SWITCH } from '../../src/killswitch/kill-store.js';
+import { WEBHOOKS } from '../../src/store/records.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { shardOf } from '../../src/shard/protocol.js';
 import { base32Decode, hotp, TOTP_STEP_MS } from '../../src/util/totp.js';
@@ -94,8 +96,8 @@ async function storedState(dataDir: string): Promise<unknown> {
     accounts: rows(store.shards.map((d) => d.accounts)).map((a) => [a.login, a.balance, a.margin, a.userHalted, a.accountHalted]),
     positions: rows(store.shards.map((d) => d.positions)).map((p) => [p.ticket, p.login, p.source, p.volume]),
     pending: rows(store.shards.map((d) => d.pending)).map((o) => [o.id, o.login, o.source]),
-    killSwitch: rows([store.db('kill_switch')]),
-    webhooks: rows([store.db<{ id: string; paused: boolean }>('webhooks')]).map((w) => [w.id, w.paused]),
+    killSwitch: rows([store.table(KILL_SWITCH)]),
+    webhooks: rows([store.table(WEBHOOKS)]).map((w) => [w.id, w.paused]),
   };
   await store.close();
   return state;
@@ -235,7 +237,7 @@ describe('crash between the journal entry and the shards', () => {
     expect(await s.stop()).toBe(0);
     // What a crash right after the trigger's durable journal write leaves behind.
     const store = openStore(dataDir, 'sync', SHARDS);
-    await store.db('kill_switch').put(USER, { user: USER, state: 'Triggered', sinceMs: Date.now() });
+    await store.table(KILL_SWITCH).put(USER, { user: USER, state: 'Triggered', sinceMs: Date.now() });
     await store.close();
 
     const restarted = await start(dataDir);

@@ -3,8 +3,8 @@
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BUCKET_COUNT, bucketOf, bucketUpperUs, LatencyHistogram, MAX_TRACKED_US } from '../../src/gateway/stats/latency-histogram.js';
-import { KeyStats, type KeyStatsRecord } from '../../src/gateway/stats/key-stats.js';
-import { KeyStatsBook, KEY_STATS_DB } from '../../src/gateway/stats/key-stats-book.js';
+import { KeyStats } from '../../src/gateway/stats/key-stats.js';
+import { KeyStatsBook, KEY_STATS } from '../../src/gateway/stats/key-stats-book.js';
 import { openStore } from '../../src/store/store.js';
 import { tempDir } from '../support/server.js';
 
@@ -78,7 +78,7 @@ describe('KeyStatsBook', () => {
     const dir = tempDir('tas-stats-');
     dirs.push(dir);
     const store = openStore(dir, 'none', 0);
-    const book = new KeyStatsBook(store.db<KeyStatsRecord>(KEY_STATS_DB));
+    const book = new KeyStatsBook(store.table(KEY_STATS));
     book.of('k1', 1000).record('GET /v1/accounts', null, 50);
     book.of('k2', 2000).record('GET /v1/accounts', 'forbidden', 70);
     expect(await book.save()).toBe(2);
@@ -86,7 +86,7 @@ describe('KeyStatsBook', () => {
     book.of('k1', 3000).used(4000, () => '::1');
     expect(await book.save()).toBe(1);
 
-    const loaded = new KeyStatsBook(store.db<KeyStatsRecord>(KEY_STATS_DB));
+    const loaded = new KeyStatsBook(store.table(KEY_STATS));
     expect(loaded.get('k1')?.toJson()).toEqual(book.get('k1')?.toJson());
     expect(loaded.get('k2')?.toJson()).toMatchObject({ requests: 1, errors_by_name: { forbidden: 1 }, since: new Date(2000).toISOString() });
     expect(loaded.get('k3')).toBeUndefined();
@@ -97,10 +97,10 @@ describe('KeyStatsBook', () => {
     const dir = tempDir('tas-stats-');
     dirs.push(dir);
     const store = openStore(dir, 'none', 0);
-    const book = new KeyStatsBook(store.db<KeyStatsRecord>(KEY_STATS_DB));
+    const book = new KeyStatsBook(store.table(KEY_STATS));
     for (let i = 0; i < 100; i++) book.of(`k${i}`, 0).record('GET /v1/positions', null, i);
     expect(await book.save()).toBe(100);
-    const loaded = new KeyStatsBook(store.db<KeyStatsRecord>(KEY_STATS_DB));
+    const loaded = new KeyStatsBook(store.table(KEY_STATS));
     for (let i = 0; i < 100; i++) expect(loaded.get(`k${i}`)?.toJson().requests).toBe(1);
     expect(await book.save()).toBe(0);
     await store.close();

@@ -45,11 +45,11 @@ describe('pruneHistory', () => {
       }
     });
 
-    expect(pruneHistory(store, 4000, 5000)).toEqual({ events: 6, clientIds: 2 });
+    expect(await pruneHistory(store, 4000, 5000, () => Promise.resolve())).toEqual({ events: 6, clientIds: 2 });
     for (const login of ['a', 'b']) {
       expect([...store.events.getKeys({ start: [login, 0], end: [login, 99] })].map((k) => k[1])).toEqual([4, 5, 6, 7, 8, 9, 10]);
       expect([...store.clientIds.getKeys({ start: [login], end: [login, '\uffff'] })].map((k) => k[1])).toEqual(['new']);
     }
-    expect(pruneHistory(store, 4000, 5000)).toEqual({ events: 0, clientIds: 0 });
+    expect(await pruneHistory(store, 4000, 5000, () => Promise.resolve())).toEqual({ events: 0, clientIds: 0 });
   });
 });

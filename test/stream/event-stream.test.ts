@@ -1,6 +1,7 @@
-// EventStream on a real LMDB store with an outlet whose send buffer and op budget the test
-// controls: a replay stops while the buffer is full and goes on when it drains, live events
-// arriving meanwhile are held and follow it, and every seq reaches the outlet once, in order.
+// EventStream on a real LMDB store (behind the main thread's ShardHistory) with an outlet whose send
+// buffer and op budget the test controls: a replay stops while the buffer is full and goes on when
+// it drains, live events arriving meanwhile are held and follow it, and every seq reaches the outlet
+// once, in order, whether it was read from the checkpoint tables or from the history's tail.
 // Snapshots come in pages, each after the first paid from the op budget, go before the rest of a
 // replay, wait for the read model to catch up with what a replay read, and stop when unsubscribed.
 import fs from 'node:fs';
@@ -9,6 +10,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AccountRecord, EngineEvent, OrderRecord, PositionRecord, SymbolSpec } from '../../src/engine/types.js';
 import { EventStream, type EventOutlet } from '../../src/gateway/stream/events.js';
+import { ShardHistory } from '../../src/shard/history.js';
 import { ReadModel } from '../../src/shard/read-model.js';
 import { openShardStore, type ShardStore } from '../../src/store/store.js';
 
@@ -97,15 +99,18 @@ class Outlet implements EventOutlet {
 let dir: string;
 let store: ShardStore;
 let readModel: ReadModel;
+let history: ShardHistory;
 let stream: EventStream;
+let lsn = 0;
 
 beforeEach(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-events-'));
   store = openShardStore(dir, 0, 'none');
   await store.root.transaction(() => { for (let seq = 1; seq <= 1200; seq++) store.events.put([LOGIN, seq], order(seq)); });
   readModel = new ReadModel([BTC]);
-  readModel.apply({ t: 'batch', shard: 0, events: [], accounts: [account(1200)], replies: [] });
-  stream = new EventStream({ events: () => store.events, readModel, symbols: new Map([['BTCUSD', BTC]]), clock: { nowMs: () => 0 } }, {
+  readModel.accounts([account(1200)]);
+  history = new ShardHistory([store]);
+  stream = new EventStream({ history, readModel, symbols: new Map([['BTCUSD', BTC]]), clock: { nowMs: () => 0 } }, {
     chunkEvents: 500, pageBytes: PAGE_BYTES, pauseAtBytes: PAUSE_AT, retryMs: 5, maxHeldEvents: 10_000,
   });
 });
@@ -123,12 +128,18 @@ const position = (seq: number, ticket: number): EngineEvent => {
   return { type: 'position', seq, ts: seq, status: 'open', position: p, reason: null, closePrice: null, closedVolume: null, profit: null };
 };
 
-/** Events the shard commits (db first) and then hands to the main thread (read model, then stream). */
-async function commit(seqs: number[]): Promise<void> {
-  await store.root.transaction(() => { for (const seq of seqs) store.events.put([LOGIN, seq], order(seq)); });
+/** Events durable in the shard's journal reach the main thread (history, read model, then stream) before any checkpoint holds them. */
+function deliver(seqs: number[]): void {
   const events = seqs.map(order);
-  readModel.apply({ t: 'batch', shard: 0, events, accounts: [account(seqs[seqs.length - 1]!)], replies: [] });
-  stream.onBatch(events);
+  history.events(events, 0, ++lsn);
+  readModel.accounts([account(seqs[seqs.length - 1]!)]);
+  stream.onEvents(events);
+}
+
+/** The shard's checkpoint of everything delivered so far. */
+async function checkpoint(seqs: number[]): Promise<void> {
+  await store.root.transaction(() => { for (const seq of seqs) store.events.put([LOGIN, seq], order(seq)); });
+  history.checkpoint(0, lsn);
 }
 
 describe('EventStream replay', () => {
@@ -141,8 +152,10 @@ describe('EventStream replay', () => {
     expect(firstStop).toBeGreaterThan(0);
     expect(firstStop).toBeLessThan(1100);
 
-    // Live events while the replay waits: held, not sent.
-    await commit([1201, 1202, 1203]);
+    // Live events while the replay waits: held, not sent; some reach a checkpoint meanwhile.
+    deliver([1201, 1202]);
+    await checkpoint([1201, 1202]);
+    deliver([1203]);
     expect(outlet.seqs).not.toContain(1201);
 
     while (outlet.seqs.length < 1103) {
@@ -150,9 +163,23 @@ describe('EventStream replay', () => {
       stream.onDrain(outlet);
       await outlet.stalled();
     }
-    await commit([1204]);
+    deliver([1204]);
     await outlet.count(1104);
     expect(outlet.seqs).toEqual(Array.from({ length: 1104 }, (_, i) => 101 + i));
+  });
+
+  it('replays events only the tail holds yet, then those of a checkpoint, once each', async () => {
+    deliver([1201, 1202, 1203]);
+    const outlet = new Outlet();
+    stream.subscribe(outlet, LOGIN, ['orders'], 1198);
+    await outlet.count(5);
+    expect(outlet.seqs).toEqual([1199, 1200, 1201, 1202, 1203]);
+    await checkpoint([1201, 1202, 1203]);
+    expect(history.tailEvents).toBe(0);
+    const later = new Outlet();
+    stream.subscribe(later, LOGIN, ['orders'], 1200);
+    await later.count(3);
+    expect(later.seqs).toEqual([1201, 1202, 1203]);
   });
 
   it('refuses since_seq values it cannot serve', async () => {
@@ -167,18 +194,19 @@ describe('EventStream replay', () => {
 });
 
 describe('EventStream snapshots', () => {
-  /** 40 open positions (seq 1201..1240) on the account, committed and applied. */
-  async function openPositions(): Promise<void> {
+  /** 40 open positions (seq 1201..1240) on the account, in the history and the read model. */
+  function openPositions(): void {
     const events = Array.from({ length: 40 }, (_, i) => position(1201 + i, 5001 + i));
-    await store.root.transaction(() => { for (const e of events) store.events.put([LOGIN, e.seq], e); });
-    readModel.apply({ t: 'batch', shard: 0, events, accounts: [account(1240)], replies: [] });
-    stream.onBatch(events);
+    history.events(events, 0, ++lsn);
+    readModel.events(events);
+    readModel.accounts([account(1240)]);
+    stream.onEvents(events);
   }
 
   const tickets = (pages: Msg[]): number[] => pages.flatMap((p) => (p.positions ?? []).map((x: Msg) => x.ticket));
 
   it('pages a snapshot, charging every page after the first, then ends it', async () => {
-    await openPositions();
+    openPositions();
     const outlet = new Outlet();
     outlet.tokens = 2;
     stream.subscribe(outlet, LOGIN, ['positions', 'orders'], null);
@@ -186,7 +214,7 @@ describe('EventStream snapshots', () => {
     expect(outlet.of('snapshot').map((p) => p.page)).toEqual([1, 2, 3]);
     expect(outlet.of('snapshot_end')).toEqual([]);
     // Live events wait for the end.
-    await commit([1241]);
+    deliver([1241]);
     outlet.tokens = Number.POSITIVE_INFINITY;
     stream.onDrain(outlet);
     await outlet.count(1);
@@ -201,7 +229,7 @@ describe('EventStream snapshots', () => {
   });
 
   it('drops an unsubscribed channel from a half-sent snapshot, and all of it with the last channel', async () => {
-    await openPositions();
+    openPositions();
     const outlet = new Outlet();
     outlet.tokens = 0;
     stream.subscribe(outlet, LOGIN, ['positions', 'orders'], null);
@@ -222,7 +250,7 @@ describe('EventStream snapshots', () => {
     stream.unsubscribe(gone, LOGIN, ['positions']);
     gone.tokens = Number.POSITIVE_INFINITY;
     stream.onDrain(gone);
-    await commit([1241]);
+    deliver([1241]);
     await gone.stalled();
     expect(gone.of('snapshot')).toHaveLength(1);
     expect(gone.of('snapshot_end')).toEqual([]);
@@ -249,9 +277,9 @@ describe('EventStream snapshots', () => {
   });
 
   it('is taken only once the read model has every event a replay read', async () => {
-    // Committed, but its batch has not reached the main thread yet.
+    // In the history, not yet applied by the read model.
     const late = [1201, 1202, 1203].map(order);
-    await store.root.transaction(() => { for (const e of late) store.events.put([LOGIN, e.seq], e); });
+    history.events(late, 0, ++lsn);
     const outlet = new Outlet();
     stream.subscribe(outlet, LOGIN, ['orders'], 1190);
     stream.subscribe(outlet, LOGIN, ['positions'], null);
@@ -259,10 +287,11 @@ describe('EventStream snapshots', () => {
     // The replay read past the read model (seq 1200): a snapshot taken now would miss 1201-1203.
     expect(outlet.seqs).toEqual(Array.from({ length: 13 }, (_, i) => 1191 + i));
     expect(outlet.of('snapshot')).toEqual([]);
-    readModel.apply({ t: 'batch', shard: 0, events: late, accounts: [account(1203)], replies: [] });
-    stream.onBatch(late);
+    readModel.events(late);
+    readModel.accounts([account(1203)]);
+    stream.onEvents(late);
     expect(await outlet.first('snapshot_end')).toMatchObject({ seq: 1203, position_count: 0 });
-    await commit([1204]);
+    deliver([1204]);
     await outlet.count(14);
     expect(outlet.seqs).toEqual(Array.from({ length: 14 }, (_, i) => 1191 + i));
   });

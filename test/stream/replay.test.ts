@@ -1,6 +1,7 @@
 // since_seq through the real server: a replay that spans several chunks while fills keep coming
 // hands over to the live events with no gap and no duplicate (proved by seq), and a since_seq
 // older than what the journal still keeps is refused naming the oldest available.
+import { shardOf } from '../../src/shard/protocol.js';
 import { openStore } from '../../src/store/store.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SHARDS as SHARDS, startServer, tempDir, type RunningServer } from '../support/server.js';
@@ -67,7 +68,7 @@ describe('since_seq replay', () => {
     expect(await first.stop()).toBe(0);
     // Retention dropped the account's first six events.
     const store = openStore(dataDir, 'sync', SHARDS);
-    const { events } = store.accountDbs(LOGIN);
+    const { events } = store.shards[shardOf(LOGIN, SHARDS)]!;
     await store.root.transaction(() => { for (let seq = 1; seq <= 6; seq++) void events.remove([LOGIN, seq]); });
     await events.flushed;
     await store.close();

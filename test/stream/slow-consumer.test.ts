@@ -4,6 +4,7 @@
 // 1008 — having received, before the close, every event up to then in seq order.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { send } from '../rest/support/client.js';
 import { startServer, type LogLine, type RunningServer } from '../support/server.js';
 import { KEYS, LOGIN, streamSeed } from './support/seed.js';
 import { operatorOrder, pushQuote, streamUrl, TestStream, type Msg } from './support/stream-client.js';
@@ -62,6 +63,9 @@ describe('slow consumer', () => {
     }
     latencies.sort((a, b) => a - b);
     expect(latencies[Math.floor(latencies.length * 0.99)]).toBeLessThan(500);
+    // The 30 BTCUSD ticks the paused reader missed are counted as conflated quotes (docs/metrics.md).
+    const metrics = await send(server.consolePort, 'GET', '/metrics', { headers: { authorization: `Bearer ${server.adminToken}` } });
+    expect(Number(/^tas_ws_quotes_conflated_total (\d+)$/m.exec(metrics.text)?.[1])).toBeGreaterThanOrEqual(30);
 
     // Events are never dropped: they pile up until the buffer passes the hard limit, then 1008.
     while (!server.logs.some(ofReader('stream consumer too slow: closed'))) {

@@ -22,6 +22,8 @@ export interface ServerOptions {
   /** A fixture replacing the default demo seed (written to a file and passed with --seed). */
   readonly seed?: Record<string, unknown>;
   readonly env?: Record<string, string>;
+  /** The node binary to run the service with; the one running the tests by default. */
+  readonly node?: string;
 }
 
 export interface RunningServer {
@@ -66,7 +68,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     fs.writeFileSync(seedFile, JSON.stringify(opts.seed));
     args.push('--seed', seedFile);
   }
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(opts.node ?? process.execPath, args, { env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: LogLine[] = [];
   const waiters: { match: (l: LogLine) => boolean; resolve: (l: LogLine) => void }[] = [];
   let stderr = '';

@@ -51,6 +51,8 @@ export class AccountSession implements SessionApp, Desk {
     this.deps = shared.deps;
     this.execIds = shared.execIds;
     this.marketData = new MarketDataDesk(session, shared.deps, shared.fanout);
+    // The account's pending orders become known to the session, so F and G find them at once.
+    shared.deps.shards.query(this.login, (snapshot) => { for (const o of snapshot?.pendingOrders ?? []) this.tracker.see(o); });
   }
 
   nowMs(): number {
@@ -78,7 +80,7 @@ export class AccountSession implements SessionApp, Desk {
     const order = e.order;
     const sym = this.deps.symbols.get(order.symbol);
     const known = this.tracker.status(order.id);
-    this.tracker.update(order);
+    this.tracker.see(order);
     if (sym === undefined) return;
     const execType = order.status === 'pending' && known === 'pending' ? ExecType.Replaced : execTypeOf(order, false);
     sendReport(this, orderReport(order, sym, { clOrdId: this.tracker.clOrdIdOf(order), origClOrdId: null, execId: this.execIds.ofEvent(this.login, e.seq) },

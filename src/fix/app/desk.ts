@@ -44,18 +44,18 @@ export function busyText(login: string): string {
   return `busy: the shard of account ${login} is saturated; retry shortly`;
 }
 
-/** OrdStatus (39) of an order for a 9: what this session or the store knows, Rejected when unknown. */
-export function ordStatusOf(desk: Desk, orderId: string | null): OrdStatusValue {
+/** OrdStatus (39) of an order for a 9: what the shard's answer or this session knows, Rejected when unknown. */
+export function ordStatusOf(desk: Desk, orderId: string | null, known: OrderRecord | null): OrdStatusValue {
   if (orderId === null) return OrdStatus.Rejected;
-  const status = desk.tracker.status(orderId) ?? desk.deps.orders.order(desk.login, orderId)?.status;
+  const status = known?.status ?? desk.tracker.status(orderId);
   return status === undefined ? OrdStatus.Rejected : ORD_STATUS_OF[status];
 }
 
 export function sendCancelReject(
   desk: Desk, m: OrderCancelRequest | OrderCancelReplaceRequest, orderId: string | null, responseTo: CxlRejResponseToValue,
-  reason: CxlRejReasonValue, text: string,
+  reason: CxlRejReasonValue, text: string, known: OrderRecord | null = null,
 ): void {
-  const ordStatus = ordStatusOf(desk, orderId);
+  const ordStatus = ordStatusOf(desk, orderId, known);
   desk.session.send(MsgType.OrderCancelReject, (w, h) => encodeOrderCancelReject(w, h, {
     orderId: orderId ?? 'NONE', clOrdId: m.clOrdId, origClOrdId: m.origClOrdId, ordStatus, account: desk.login,
     transactTimeMs: desk.nowMs(), cxlRejResponseTo: responseTo, cxlRejReason: reason, text,

@@ -5,7 +5,7 @@
 import type { OrderEvent, PositionEvent, Quote } from '../../engine/types.js';
 import { keyStatus } from '../../store/records.js';
 import type { FixSession } from '../session/session.js';
-import type { LogonRequest, LogonVerdict, SessionHost, SessionLog } from '../session/types.js';
+import type { LogonRequest, LogonVerdict, SessionCounters, SessionHost, SessionLog } from '../session/types.js';
 import { AccountSession } from './account-session.js';
 import { ExecIds } from './execution.js';
 import { checkAccountLogon } from './logon-check.js';
@@ -26,7 +26,7 @@ export class FixGateway implements SessionHost, EventSink {
   private readonly execIds: ExecIds;
   private readonly profits: ProfitBook;
 
-  constructor(private readonly deps: AppDeps, private readonly clock: () => number, readonly log: SessionLog) {
+  constructor(private readonly deps: AppDeps, private readonly clock: () => number, readonly log: SessionLog, readonly counters?: SessionCounters) {
     this.execIds = new ExecIds(clock());
     this.profits = new ProfitBook(deps);
   }

@@ -9,7 +9,7 @@ import type { FixReader } from '../codec/reader.js';
 import { OrdRejReason, type OrdRejReasonValue, OrdType, Side, TimeInForce } from '../dictionary.js';
 import type { OrderEvent, OrderType, PlaceOrder, Reject, Side as EngineSide } from '../../engine/types.js';
 import { MAX_CLIENT_ID } from '../../gateway/order-request.js';
-import type { ReplyBody } from '../../shard/protocol.js';
+import type { Answer } from '../../shard/protocol.js';
 import { RATE_LIMITED_TEXT, busyText, lacksScope, rejectText, reportAccepted, sendReport, symbolOf, type Desk } from './desk.js';
 import { execTypeOf, rejectedOrderReport } from './execution.js';
 import { centilotsOf, decimalText, ticksOf } from './units.js';
@@ -80,16 +80,20 @@ function refuse(desk: Desk, m: NewOrderSingle, r: Refusal): void {
   sendReport(desk, rejectedOrderReport(m, desk.login, desk.execIds.next(desk.login), r.reason, r.text, desk.nowMs()));
 }
 
-function onPlaced(desk: Desk, m: NewOrderSingle, body: ReplyBody, event: OrderEvent | null): void {
-  if (!body.ok) {
-    refuse(desk, m, refusal(ordRejReasonOf(body.reject), rejectText(body.reject)));
+function onPlaced(desk: Desk, m: NewOrderSingle, answer: Answer, event: OrderEvent | null): void {
+  if (answer.t === 'rejected') {
+    refuse(desk, m, refusal(ordRejReasonOf(answer.reject), rejectText(answer.reject)));
     return;
   }
-  if (!('result' in body) || body.result.kind !== 'place') {
+  if (answer.t === 'unavailable') {
+    refuse(desk, m, refusal(OrdRejReason.Other, `unavailable: ${answer.message}`));
+    return;
+  }
+  if (answer.t !== 'done' || answer.result.kind !== 'place') {
     refuse(desk, m, refusal(OrdRejReason.Other, 'internal error: unexpected shard reply'));
     return;
   }
-  const order = body.result.order;
+  const order = answer.result.order;
   reportAccepted(desk, order, { clOrdId: m.clOrdId, origClOrdId: null }, event, execTypeOf(order, false), order.filledAt ?? order.createdAt);
 }
 
@@ -108,6 +112,6 @@ export function onNewOrderSingle(desk: Desk, r: FixReader, throttled: boolean): 
     refuse(desk, m, cmd);
     return;
   }
-  const sent = desk.deps.shards.command(desk.login, cmd, (body, event) => onPlaced(desk, m, body, event));
+  const sent = desk.deps.shards.command(desk.login, cmd, (answer, event) => onPlaced(desk, m, answer, event));
   if (!sent) refuse(desk, m, refusal(OrdRejReason.Other, busyText(desk.login)));
 }

@@ -76,7 +76,7 @@ export class FixSession {
     this.framer.push(chunk);
     for (let status = this.framer.next(); status !== FrameStatus.NeedMore; status = this.framer.next()) {
       if (status === FrameStatus.Garbled) this.onGarbled();
-      else this.onFrame(this.framer.bytes, this.framer.frameStart, this.framer.frameEnd);
+      else this.onFrame(this.framer.bytes, this.framer.frameStart, this.framer.frameEnd, true);
       this.drainQueued();
       if (this.state === 'closed') return;
     }
@@ -157,6 +157,7 @@ export class FixSession {
   private emit(msgType: string, encode: Encode, retain: boolean): void {
     const now = this.host.nowMs();
     this.outbox.send(now, msgType, encode, retain);
+    this.host.counters?.message('out', msgType);
     this.sent(now);
   }
 
@@ -195,6 +196,7 @@ export class FixSession {
     this.transport.close();
     const app = this.app;
     this.app = null;
+    if (app !== null) this.host.counters?.ended();
     app?.onEnd();
   }
 
@@ -217,13 +219,15 @@ export class FixSession {
     this.host.log.info({ remote: this.remoteAddress, reason: this.framer.garbleReason, bytes: this.framer.droppedBytes }, 'fix: garbled frame dropped');
   }
 
-  private onFrame(bytes: Buffer, start: number, end: number): void {
+  /** `fresh`: just off the wire (not a queued frame coming back in sequence), so counted. */
+  private onFrame(bytes: Buffer, start: number, end: number, fresh: boolean): void {
     if (!msgTypeIsThird(bytes, start, end)) {
       this.host.log.info({ remote: this.remoteAddress }, 'fix: frame without MsgType in third place dropped');
       return;
     }
     const r = this.reader;
     r.parse(bytes, start, end);
+    if (fresh) this.host.counters?.message('in', r.msgType);
     const now = this.host.nowMs();
     this.liveness.received(now);
     if (this.stateValue === 'awaitingLogon') {
@@ -254,7 +258,7 @@ export class FixSession {
   private drainQueued(): void {
     for (let next = this.inbound.takeNext(); next !== undefined && this.stateValue !== 'closed'; next = this.inbound.takeNext()) {
       if (next.frame === null) this.inbound.consumed();
-      else this.onFrame(next.frame, 0, next.frame.length);
+      else this.onFrame(next.frame, 0, next.frame.length, false);
     }
   }
 
@@ -291,6 +295,7 @@ export class FixSession {
     this.clientCompId = h.senderCompId;
     this.throttle = new TokenBucket(this.config.throttle.ratePerSec, this.config.throttle.burst, now);
     this.transition('logonAccepted');
+    this.host.counters?.loggedOn();
     this.sendAdmin((w, hdr) => encodeLogon(w, hdr, { encryptMethod: EncryptMethod.None, heartBtIntSec: this.config.heartBtIntSec, resetSeqNumFlag: true }));
     // ResetSeqNumFlag=Y: the client's numbers restart at 1; a later Logon number leaves a gap to fill.
     if (h.msgSeqNum === 1) this.inbound.consumed();

@@ -50,4 +50,13 @@ export interface SessionHost {
   logon(session: FixSession, req: LogonRequest): LogonVerdict;
   /** The session has encoded output; the host flushes it (once per turn). */
   outputPending(session: FixSession): void;
+  /** Counts for the service's metrics (FixCounters); absent where nobody scrapes. */
+  readonly counters?: SessionCounters;
+}
+
+export interface SessionCounters {
+  /** `msgType` '' is a session-level message the gateway sent. */
+  message(direction: 'in' | 'out', msgType: string): void;
+  loggedOn(): void;
+  ended(): void;
 }

@@ -1,6 +1,6 @@
 // The main thread's cache of API keys: secrets unsealed once at start (HMAC verification must not
 // decrypt per request), whitelists parsed once. The console reloads a key after changing it.
-import type { KeyRecord } from '../../store/records.js';
+import { KEYS, type KeyRecord } from '../../store/records.js';
 import type { SecretBox } from '../../store/secret-box.js';
 import type { Store } from '../../store/store.js';
 import { parseCidr, type Cidr } from '../../util/ip.js';
@@ -31,7 +31,7 @@ export class KeyRing {
     return key;
   }
 
-  private db() { return this.store.db<KeyRecord>('keys'); }
+  private db() { return this.store.table(KEYS); }
 
   private live(record: KeyRecord): LiveKey {
     const whitelist = record.ipWhitelist.map((text) => {

@@ -4,9 +4,9 @@
 // without handing its memory over and fences (replay-guard.ts); one that finds nothing is the
 // first on this data dir.
 import type { Store } from '../../store/store.js';
+import { table } from '../../store/table.js';
 import { ReplayGuard, type Remembered } from './replay-guard.js';
 
-const DB = 'replay_guard';
 const KEY = 'state';
 
 type GuardRecord =
@@ -20,7 +20,8 @@ export interface OpenedGuard {
   readonly previous: PreviousStop;
 }
 
-const db = (store: Store) => store.db<GuardRecord>(DB);
+const REPLAY_GUARD = table<string, GuardRecord>('replay_guard');
+const db = (store: Store) => store.table(REPLAY_GUARD);
 
 /** The guard for a process starting now; resolves once `serving` is on disk. */
 export async function openReplayGuard(store: Store, windowMs: number, nowMs: number): Promise<OpenedGuard> {

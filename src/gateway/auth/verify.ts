@@ -65,7 +65,8 @@ export function authenticate(auth: Authenticator, req: SignedRequest, nowMs: num
   if (!DIGITS.test(req.timestamp)) throw new ApiError('unauthorized', 'timestamp must be Unix milliseconds');
   const timestampMs = Number(req.timestamp);
   if (Math.abs(nowMs - timestampMs) > TIMESTAMP_WINDOW_MS) {
-    throw new ApiError('unauthorized', `timestamp is more than ${TIMESTAMP_WINDOW_MS} ms from server time (${nowMs})`);
+    // The field tells clients the refusal is their clock (they can correct it from GET /v1/time).
+    throw new ApiError('unauthorized', `timestamp is more than ${TIMESTAMP_WINDOW_MS} ms from server time (${nowMs})`, 'X-SVC-TIMESTAMP');
   }
   if (!HEX_SHA256.test(req.signature)) throw new ApiError('unauthorized', 'signature must be 64 hex digits');
   const expected = signatureOf(key.secret, req.timestamp, req.method, req.url, req.body);

@@ -10,7 +10,7 @@ import { orderJson } from '../wire.js';
 import { readQuery } from './query.js';
 import { decimalId, notFound, type RestRoute } from './route.js';
 
-type Orders = Pick<GatewayContext, 'symbols' | 'pool' | 'store'>;
+type Orders = Pick<GatewayContext, 'symbols' | 'pool'>;
 
 /** `application/json`, optionally with parameters (`; charset=utf-8`). */
 const JSON_CONTENT_TYPE = /^application\/json[ \t]*(;.*)?$/i;
@@ -46,20 +46,9 @@ export function orderRoutes(ctx: Orders): RestRoute[] {
         const text = call.params[0]!;
         const id = decimalId(text);
         if (id === null) throw notFound('order', text);
-        const orderId = String(id);
-        try {
-          const result = await callShard(ctx, call.login, { kind: 'cancel', login: call.login, orderId, source: 'api', keyId: call.key.record.id });
-          if (result.kind !== 'cancel') throw new Error(`cancel answered with ${result.kind}`);
-          return { status: 200, body: orderJson(result.order, specOf(result.order.symbol)) };
-        } catch (err) {
-          // The engine remembers only an account's recent settled orders; the store has them all.
-          const settled = err instanceof ApiError && err.errorName === 'not_found' ? ctx.store.accountDbs(call.login).orders.get([call.login, id]) : undefined;
-          if (settled && settled.status !== 'pending') {
-            const hint = settled.status === 'filled' ? '; close its position instead' : '';
-            throw new ApiError('invalid_order', `order ${orderId} is ${settled.status}: only pending orders can be cancelled${hint}`, 'id');
-          }
-          throw err;
-        }
+        const result = await callShard(ctx, call.login, { kind: 'cancel', login: call.login, orderId: String(id), source: 'api', keyId: call.key.record.id });
+        if (result.kind !== 'cancel') throw new Error(`cancel answered with ${result.kind}`);
+        return { status: 200, body: orderJson(result.order, specOf(result.order.symbol)) };
       },
     },
   ];

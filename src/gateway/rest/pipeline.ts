@@ -13,8 +13,9 @@ import { clientIp } from '../auth/client-ip.js';
 import { authenticate } from '../auth/verify.js';
 import type { GatewayContext } from '../context.js';
 import { ApiError } from '../errors.js';
-import { Exchange, serve } from '../http.js';
+import { Exchange, serve, type Headers } from '../http.js';
 import { rateLimited, type LimitVerdict, type RestLimiter } from '../limits/rest-limiter.js';
+import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { KeyStatsBook } from '../stats/key-stats-book.js';
 import { echo, endpointOf, isTrade, type Reply, type RestRoute } from './route.js';
 
@@ -37,6 +38,14 @@ interface Captured {
 const EMPTY_BODY = Buffer.alloc(0);
 const NO_PARAMS: readonly string[] = [];
 
+/** How the metrics name answers of paths no route claims. */
+const UNKNOWN_ENDPOINT = 'unknown';
+
+function sendReply(ex: Exchange, r: Reply, headers: Headers | undefined): void {
+  if ('json' in r) ex.send(r.status, r.json, 'application/json', headers);
+  else ex.json(r.status, r.body, headers);
+}
+
 const elapsedUs = (ex: Exchange): number => Number(process.hrtime.bigint() - ex.startedNs) / 1000;
 
 export class RestPipeline {
@@ -44,6 +53,7 @@ export class RestPipeline {
     private readonly ctx: GatewayContext,
     private readonly limiter: RestLimiter,
     private readonly stats: KeyStatsBook,
+    private readonly metrics: ServiceMetrics,
   ) {}
 
   handler(route: RestRoute): UwsHandler {
@@ -52,7 +62,7 @@ export class RestPipeline {
     const withBody = isTrade(route.method);
     const maxBodyBytes = this.ctx.config.http.max_body_bytes;
     return (res, req) => {
-      const ex = Exchange.open(res, req);
+      const ex = this.exchange(res, req, endpoint);
       if (!ex) return;
       const c = this.capture(ex, req, paramCount, withBody);
       // GETs are signed over an empty body; a request lacking a credential needs no body to be refused.
@@ -67,16 +77,34 @@ export class RestPipeline {
     };
   }
 
+  /**
+   * A route anyone may call (server time, the API documents): no credentials, charged to the
+   * client address's anonymous bucket like every unauthenticated request.
+   */
+  publicRoute(endpoint: string, handle: (ex: Exchange) => Reply): UwsHandler {
+    return (res, req) => {
+      const ex = this.exchange(res, req, endpoint);
+      if (!ex) return;
+      const verdict = this.limiter.anonymous(this.addressOf(ex, this.forwardedFor(req))(), this.ctx.clock.nowMs());
+      serve(ex, (err) => this.ctx.log.error({ err, endpoint, request_id: ex.requestId }, 'REST route failed'), () => {
+        if (!verdict.allowed) throw rateLimited(verdict, 'too many unauthenticated requests from this address');
+        sendReply(ex, handle(ex), verdict.headers);
+      }, () => verdict.headers);
+    };
+  }
+
   /** Every path and method no route claims: 404 in the error shape, limited per address. */
   unknownRoute(): UwsHandler {
-    return (res, req) => {
-      const ex = Exchange.open(res, req);
-      if (!ex) return;
-      const { error, verdict } = this.limiter.unauthenticated(
-        this.addressOf(ex, this.forwardedFor(req))(), this.ctx.clock.nowMs(), new ApiError('not_found', `no route ${ex.method} ${echo(ex.path)}`),
-      );
-      ex.fail(error, verdict.headers);
-    };
+    return this.publicRoute(UNKNOWN_ENDPOINT, (ex) => {
+      throw new ApiError('not_found', `no route ${ex.method} ${echo(ex.path)}`);
+    });
+  }
+
+  /** The exchange of one request, its answer reported to the metrics under `endpoint`; null when its framing is refused. */
+  private exchange(res: HttpResponse, req: HttpRequest, endpoint: string): Exchange | null {
+    const ex = Exchange.open(res, req);
+    ex?.whenSent((status) => this.metrics.observeRequest(endpoint, status, ex.startedNs));
+    return ex;
   }
 
   /** Each header read is a call into uWS: only the ones the route can use. */
@@ -87,7 +115,7 @@ export class RestPipeline {
       signature: req.getHeader('x-svc-signature'),
       contentType: withBody ? req.getHeader('content-type') : '',
       ip: this.addressOf(ex, this.forwardedFor(req)),
-      params: paramCount === 0 ? NO_PARAMS : Array.from({ length: paramCount }, (_, i) => req.getParameter(i)),
+      params: paramCount === 0 ? NO_PARAMS : Array.from({ length: paramCount }, (_, i) => req.getParameter(i) ?? ''),
     };
   }
 
@@ -119,8 +147,7 @@ export class RestPipeline {
       throw err;
     };
     const reply = (r: Reply): void => {
-      if ('json' in r) ex.send(r.status, r.json, 'application/json', verdict?.headers);
-      else ex.json(r.status, r.body, verdict?.headers);
+      sendReply(ex, r, verdict?.headers);
       finish(null);
     };
 

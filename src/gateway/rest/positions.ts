@@ -6,7 +6,7 @@ import type { GatewayContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import { callShard } from '../shard-call.js';
 import { closeJson, positionJsonText } from '../wire.js';
-import { cut, listLimit, readQuery } from './query.js';
+import { cut, knownSymbolFilter, listLimit, readQuery } from './query.js';
 import { decimalId, notFound, type RestRoute } from './route.js';
 
 type Positions = Pick<GatewayContext, 'readModel' | 'symbols' | 'pool' | 'store'>;
@@ -18,12 +18,6 @@ function cursorTicket(text: string | undefined): number {
   const ticket = decimalId(text);
   if (ticket === null) throw new ApiError('bad_request', 'cursor must be the next_cursor of a previous page', 'cursor');
   return ticket;
-}
-
-function knownSymbolFilter(text: string | undefined, symbols: ReadonlyMap<string, SymbolSpec>): string | null {
-  if (text === undefined) return null;
-  if (!symbols.has(text)) throw new ApiError('bad_request', `unknown symbol ${JSON.stringify(text.slice(0, 32))}`, 'symbol');
-  return text;
 }
 
 /** `volume` of a partial close, parsed from its text exactly (no float rounding): lots, 0.01 step. */

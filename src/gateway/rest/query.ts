@@ -1,6 +1,7 @@
 // Query strings of the REST routes: only the documented parameters, each at most once, and the
 // list paging of DECISIONS ("Lists take optional `limit` (default 500, max 1000) and `cursor`;
 // responses then carry `next_cursor` (null at the end). Order: by ticket ascending").
+import type { SymbolSpec } from '../../engine/types.js';
 import { ApiError } from '../errors.js';
 import { echo } from './route.js';
 
@@ -41,4 +42,11 @@ export function cut<T>(sorted: readonly T[], limit: number, cursorOf: (item: T) 
   if (sorted.length <= limit) return { items: sorted, nextCursor: null };
   const items = sorted.slice(0, limit);
   return { items, nextCursor: cursorOf(items[items.length - 1]!) };
+}
+
+/** A `symbol` filter: absent, or a configured symbol (anything else is bad_request). */
+export function knownSymbolFilter(text: string | undefined, symbols: ReadonlyMap<string, SymbolSpec>): string | null {
+  if (text === undefined) return null;
+  if (!symbols.has(text)) throw new ApiError('bad_request', `unknown symbol ${JSON.stringify(text.slice(0, 32))}`, 'symbol');
+  return text;
 }

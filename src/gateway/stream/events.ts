@@ -13,13 +13,12 @@
 // page after a snapshot's first costs a token of the connection's op budget (the subscribe op
 // paid for the first): a client cannot make the server build pages faster than it may send ops.
 //
-// Why there is no gap or duplicate: a shard commits before it hands a batch to this thread, so
-// every event already delivered here is in the db (the read transaction is renewed before each
-// chunk); events still to come arrive later through onBatch; and the feed's cursor (the last seq
-// handled) drops anything the replay already covered. A snapshot is taken only once the read
-// model has every event the cursor passed (a replay may read a commit whose batch is still on its
-// way): its records and seq then cover every event its channels skipped.
-import type { Database } from 'lmdb';
+// Why there is no gap or duplicate: a shard's events reach this thread once they are durable in
+// its journal, and the history holds every one of them (in its checkpoint tables, or still in its
+// tail until a checkpoint does); events still to come arrive later through onEvents; and the
+// feed's cursor (the last seq handled) drops anything the replay already covered. A snapshot is
+// taken only once the read model has every event the cursor passed: its records and seq then
+// cover every event its channels skipped.
 import type { Cents, EngineEvent, OrderRecord, PositionRecord, SymbolSpec } from '../../engine/types.js';
 import type { Clock } from '../../market/clock.js';
 import type { ReadModel } from '../../shard/read-model.js';
@@ -49,9 +48,14 @@ export interface ReplayOptions {
   readonly maxHeldEvents: number;
 }
 
+/** The shards' events as the main thread reads them (src/shard/history.ts). */
+export interface EventHistory {
+  eventsAfter(login: string, afterSeq: number, limit: number): EngineEvent[];
+  oldestSeq(login: string): number | null;
+}
+
 export interface EventSources {
-  /** The events table of the shard that owns `login`. */
-  readonly events: (login: string) => Database<EngineEvent, [string, number]>;
+  readonly history: EventHistory;
   readonly readModel: ReadModel;
   readonly symbols: ReadonlyMap<string, SymbolSpec>;
   readonly clock: Clock;
@@ -161,8 +165,8 @@ export class EventStream {
     for (const feed of this.byOutlet.get(outlet)?.values() ?? []) this.remove(feed);
   }
 
-  /** A shard batch, after the read model applied it. */
-  onBatch(events: readonly EngineEvent[]): void {
+  /** Events from the shards, after the read model applied them. */
+  onEvents(events: readonly EngineEvent[]): void {
     for (const e of events) {
       const feeds = this.byLogin.get(loginOf(e));
       if (!feeds) continue;
@@ -239,7 +243,7 @@ export class EventStream {
     const nowMs = this.src.clock.nowMs();
     if (!snapshot.isTaken) {
       const account = this.src.readModel.account(feed.login)!;
-      // A replay read a commit whose batch has not reached the read model yet: wait for it.
+      // The replay delivered events the read model has not applied yet (two separate steps): wait for it.
       if (account.seq < feed.cursor) return this.opts.retryMs;
       const rm = this.src.readModel;
       const positions = snapshot.wanted.has('positions') ? [...rm.openPositions(feed.login)].sort((a, b) => a.ticket - b.ticket) : [];
@@ -258,13 +262,9 @@ export class EventStream {
 
   /** Replays one chunk of stored events; false once a read finds no more. */
   private replayChunk(feed: Feed, catchUp: CatchUp): boolean {
-    // A fresh read transaction: it must see every commit whose batch this thread has delivered.
-    const events = this.src.events(feed.login);
-    events.resetReadTxn();
     let read = 0;
     let full = false;
-    const range = events.getRange({ start: [feed.login, feed.cursor + 1], end: [feed.login, MAX_SEQ], limit: this.opts.chunkEvents });
-    for (const { value } of range) {
+    for (const value of this.src.history.eventsAfter(feed.login, feed.cursor, this.opts.chunkEvents)) {
       read++;
       this.deliver(feed, value, null);
       // Big events fill the buffer before the chunk ends: the rest waits for the next look.
@@ -277,10 +277,7 @@ export class EventStream {
   }
 
   private oldestStored(login: string): number | null {
-    const events = this.src.events(login);
-    events.resetReadTxn();
-    for (const key of events.getKeys({ start: [login, 0], end: [login, MAX_SEQ], limit: 1 })) return key[1];
-    return null;
+    return this.src.history.oldestSeq(login);
   }
 
   private remove(feed: Feed): void {

@@ -4,7 +4,6 @@
 import type { TemplatedApp, WebSocket, WebSocketBehavior } from 'uWebSockets.js';
 import { keyRefusal } from '../auth/verify.js';
 import type { GatewayContext } from '../context.js';
-import type { RestLimiter } from '../limits/rest-limiter.js';
 import { AccountStream } from './account.js';
 import { CLOSE_POLICY, FlushQueue, StreamConnection, type Session } from './connection.js';
 import { EventStream } from './events.js';
@@ -32,7 +31,7 @@ export class StreamHub {
   private readonly stopQuotes: () => void;
   private closed = false;
 
-  constructor(private readonly app: TemplatedApp, private readonly ctx: GatewayContext, private readonly limiter: RestLimiter) {
+  constructor(private readonly app: TemplatedApp, private readonly ctx: GatewayContext) {
     const s = ctx.config.stream;
     const t = STREAM_TUNING;
     this.fanout = new QuoteFanout(app, ctx.symbols.values(), (symbol) => ctx.market.last(symbol), {
@@ -40,12 +39,13 @@ export class StreamHub {
       resumeAtBytes: Math.min(t.resumeAtBytes, Math.floor(s.max_buffer_bytes / 8)),
       hardLimitBytes: s.max_buffer_bytes,
       sweepMs: t.sweepMs,
+      onSkipped: (quotes) => ctx.metrics.quotesConflated(quotes),
       onConflation: (outlet, conflating, bufferedBytes) => {
         (outlet as StreamConnection).log.debug({ bufferedBytes }, conflating ? 'stream consumer slow: quotes conflated' : 'stream consumer caught up: quotes live');
       },
     });
     this.events = new EventStream(
-      { events: (login) => ctx.store.accountDbs(login).events, readModel: ctx.readModel, symbols: ctx.symbols, clock: ctx.clock },
+      { history: ctx.history, readModel: ctx.readModel, symbols: ctx.symbols, clock: ctx.clock },
       {
         chunkEvents: t.replayChunkEvents,
         pageBytes: Math.min(t.snapshotPageBytes, Math.floor(s.max_buffer_bytes / 4)),
@@ -59,10 +59,9 @@ export class StreamHub {
       this.fanout.onQuote(quote);
       this.accounts.onQuote();
     });
-    ctx.pool.onBatch((batch) => {
-      if (this.closed) return;
-      this.events.onBatch(batch.events);
-      this.accounts.onAccounts(batch.accounts);
+    ctx.pool.client.listen({
+      events: (events) => { if (!this.closed) this.events.onEvents(events); },
+      accounts: (accounts) => { if (!this.closed) this.accounts.onAccounts(accounts); },
     });
     this.heartbeat = setInterval(() => {
       const nowMs = ctx.clock.nowMs();
@@ -80,8 +79,8 @@ export class StreamHub {
       // uWS must never drop a message on its own (events are never dropped): its limit sits above
       // ours, and we close a connection past stream.max_buffer_bytes ourselves, with 1008.
       maxBackpressure: s.max_buffer_bytes * 2 + STREAM_TUNING.maxPayloadBytes,
-      closeOnBackpressureLimit: 0,
-      upgrade: upgradeHandler(this.ctx, this.counter, this.limiter),
+      closeOnBackpressureLimit: false,
+      upgrade: upgradeHandler(this.ctx, this.counter),
       open: (ws) => this.open(ws),
       message: (ws, data, isBinary) => this.message(ws, data, isBinary),
       drain: (ws) => this.drain(ws),
@@ -118,6 +117,7 @@ export class StreamHub {
     }, this.ctx.clock.nowMs(), this.ctx.log);
     session.conn = conn;
     this.conns.add(conn);
+    this.ctx.metrics.wsOpen();
     ws.subscribe(HEARTBEAT_TOPIC);
     conn.log.debug({ login: session.login, ip: session.ip }, 'stream open');
   }
@@ -129,6 +129,7 @@ export class StreamHub {
     if (!conn) return;
     conn.markClosed();
     this.conns.delete(conn);
+    this.ctx.metrics.wsClose();
     this.fanout.drop(conn);
     this.events.drop(conn);
     this.accounts.drop(conn);

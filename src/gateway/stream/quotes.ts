@@ -31,6 +31,8 @@ export interface FanoutOptions {
   readonly resumeAtBytes: number;
   readonly hardLimitBytes: number;
   readonly sweepMs: number;
+  /** Quotes not sent to conflating subscribers (each gets the latest on resuming); for the metrics. */
+  readonly onSkipped?: (quotes: number) => void;
   /** Entering (true) or leaving (false) conflation; for the log. */
   readonly onConflation?: (outlet: QuoteOutlet, conflating: boolean, bufferedBytes: number) => void;
 }
@@ -139,6 +141,7 @@ export class QuoteFanout {
   private publish(entry: SymbolEntry, quotes: readonly Quote[]): void {
     entry.last = quotes[quotes.length - 1]!;
     for (const sub of entry.conflating) sub.dirty.add(entry.name);
+    if (entry.conflating.size > 0) this.opts.onSkipped?.(entry.conflating.size * quotes.length);
     if (this.app.numSubscribers(entry.topic) === 0) return;
     const frame = quotes.length === 1
       ? quoteText(entry.json, entry.digits, quotes[0]!)

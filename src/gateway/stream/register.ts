@@ -1,7 +1,6 @@
 // Plugs the WebSocket stream into the HTTP listener at /v1 (DECISIONS "Running it").
 import type { TemplatedApp } from 'uWebSockets.js';
 import type { GatewayContext } from '../context.js';
-import type { RestLimiter } from '../limits/rest-limiter.js';
 import { StreamHub } from './hub.js';
 import { STREAM_PATH } from './upgrade.js';
 
@@ -10,8 +9,8 @@ export interface StreamService {
   close(): void;
 }
 
-export function registerStream(app: TemplatedApp, ctx: GatewayContext, limiter: RestLimiter): StreamService {
-  const hub = new StreamHub(app, ctx, limiter);
+export function registerStream(app: TemplatedApp, ctx: GatewayContext): StreamService {
+  const hub = new StreamHub(app, ctx);
   app.ws(STREAM_PATH, hub.behavior());
   return { close: () => hub.shutdown() };
 }

@@ -12,7 +12,6 @@ import type { LiveKey } from '../auth/key-ring.js';
 import type { GatewayContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import { Exchange, serve, type Headers } from '../http.js';
-import type { RestLimiter } from '../limits/rest-limiter.js';
 import type { Session } from './connection.js';
 
 const EMPTY_BODY = Buffer.alloc(0);
@@ -37,9 +36,9 @@ export class ConnectionCounter {
   }
 }
 
-type UpgradeDeps = Pick<GatewayContext, 'auth' | 'clock' | 'trustedProxies' | 'config' | 'log'>;
+type UpgradeDeps = Pick<GatewayContext, 'auth' | 'clock' | 'trustedProxies' | 'config' | 'log' | 'limits'>;
 
-export function upgradeHandler(ctx: UpgradeDeps, counter: ConnectionCounter, limiter: RestLimiter) {
+export function upgradeHandler(ctx: UpgradeDeps, counter: ConnectionCounter) {
   const max = ctx.config.stream.max_connections_per_key;
   return (res: HttpResponse, req: HttpRequest, context: us_socket_context_t): void => {
     const ex = Exchange.open(res, req);
@@ -62,7 +61,7 @@ export function upgradeHandler(ctx: UpgradeDeps, counter: ConnectionCounter, lim
         }
         key = authenticate(ctx.auth, { keyId, timestamp, signature, method: 'GET', url: STREAM_PATH, body: EMPTY_BODY, ip }, nowMs);
       } catch (err) {
-        const answer = limiter.unauthenticated(ip, nowMs, err);
+        const answer = ctx.limits.unauthenticated(ip, nowMs, err);
         limitHeaders = answer.verdict.headers;
         throw answer.error;
       }

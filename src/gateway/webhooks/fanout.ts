@@ -1,21 +1,22 @@
 // One signal to every target account of its webhook (spec 6, DECISIONS "Signal webhooks"): each
-// target's command goes to its shard at once, so the shards work in parallel and each commits its
-// share in one batch. Every target is raced against one deadline: the answer carries what is done
-// by then and a `timeout` for the rest, which still complete on their own; `final` settles with
-// every target's own result, for the signal log. Nothing here throws: a target's failure is that
-// target's entry.
+// shard gets its share of the targets in one frame, so the shards work in parallel and each
+// journals its share with one sync. Every target is raced against one deadline: the answer carries
+// what is done by then and a `timeout` for the rest, which still complete on their own; `final`
+// settles with every target's own result, for the signal log. Nothing here throws: a target's
+// failure is that target's entry.
 import type { Command, Result } from '../../engine/types.js';
 import { centilotsToLots } from '../../market/ticks.js';
+import { ShardBusyError, type Reply } from '../../shard/calls.js';
 import type { WebhookTarget } from '../../store/records.js';
 import type { Logger } from '../../util/log.js';
+import { closedJson } from '../close-json.js';
 import type { GatewayContext } from '../context.js';
 import { ApiError } from '../errors.js';
-import { callShard } from '../shard-call.js';
-import { closedJson, type CloseTap } from './close-tap.js';
+import { busyError, resultOf } from '../shard-call.js';
 import type { ErrorJson, FanoutJson } from './signal-log.js';
 import type { Signal } from './signal-request.js';
 
-export type FanoutDeps = Pick<GatewayContext, 'pool' | 'symbols' | 'store'> & { readonly log: Logger; readonly tap: CloseTap };
+export type FanoutDeps = Pick<GatewayContext, 'pool' | 'symbols'> & { readonly log: Logger };
 
 export interface FanoutRun {
   /** One entry per target, in the webhook's target order. */
@@ -52,9 +53,8 @@ function resultJson(deps: FanoutDeps, login: string, result: Result): FanoutJson
     case 'place':
       return { login, volume: centilotsToLots(result.order.volume), ticket: result.order.ticket };
     case 'closeMany': {
-      const events = result.closed.map((r) => deps.tap.takeClose(login, r.ticket));
-      const closed = result.closed.map((r, i) => closedJson(login, r, events[i], deps.symbols));
-      const volume = centilotsToLots(events.reduce((sum, e) => sum + (e?.closedVolume ?? 0), 0));
+      const closed = result.closed.map((r) => closedJson(login, r, deps.symbols));
+      const volume = centilotsToLots(result.closed.reduce((sum, r) => sum + r.closedVolume, 0));
       const failed = result.failed.map((f) => ({ ticket: f.ticket, error: errorJson(new ApiError(f.reject.name, f.reject.message, f.reject.field)) }));
       const first = failed[0];
       if (closed.length === 0 && first !== undefined) return { login, volume: 0, error: first.error, failed };
@@ -67,23 +67,20 @@ function resultJson(deps: FanoutDeps, login: string, result: Result): FanoutJson
   }
 }
 
-async function runTarget(deps: FanoutDeps, target: WebhookTarget, webhookId: string, signal: Signal): Promise<FanoutJson> {
-  const { login } = target;
+async function targetJson(deps: FanoutDeps, login: string, webhookId: string, reply: Promise<Reply>): Promise<FanoutJson> {
   try {
-    const result = await callShard(deps, login, commandFor(target, webhookId, signal));
-    return resultJson(deps, login, result);
+    return resultJson(deps, login, resultOf(deps.symbols, (await reply).answer));
   } catch (err) {
     if (err instanceof ApiError) return { login, volume: 0, error: errorJson(err) };
+    if (err instanceof ShardBusyError) return { login, volume: 0, error: errorJson(busyError()) };
     deps.log.error({ err, login, webhookId }, 'webhook target failed');
     return { login, volume: 0, error: { name: 'internal_error', message: 'internal error' } };
   }
 }
 
 export async function fanOut(deps: FanoutDeps, webhookId: string, targets: readonly WebhookTarget[], signal: Signal, deadlineMs: number): Promise<FanoutRun> {
-  const closing = signal.action === 'close' || signal.action === 'close_all';
-  const calls = targets.map((t) => (closing
-    ? deps.tap.watching([t.login], () => runTarget(deps, t, webhookId, signal))
-    : runTarget(deps, t, webhookId, signal)));
+  const replies = deps.pool.calls.many(targets.map((t) => ({ login: t.login, cmd: commandFor(t, webhookId, signal) })));
+  const calls = replies.map((reply, i) => targetJson(deps, targets[i]!.login, webhookId, reply));
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<null>((resolve) => { timer = setTimeout(resolve, deadlineMs, null); });
   const raced = await Promise.all(calls.map((call) => Promise.race([call, expired])));

@@ -5,7 +5,6 @@
 import type { TemplatedApp } from 'uWebSockets.js';
 import type { GatewayContext } from '../context.js';
 import { KillSwitches } from '../../killswitch/kill-switches.js';
-import { CloseTap } from './close-tap.js';
 import { SignalDesk } from './signal-desk.js';
 import { SignalLog } from './signal-log.js';
 import { registerSignalRoute } from './signal-route.js';
@@ -22,14 +21,14 @@ export interface Webhooks {
 
 export async function registerWebhooks(httpApp: TemplatedApp, deps: GatewayContext): Promise<Webhooks> {
   const book = new WebhookBook(deps.store, deps.box);
-  const tap = new CloseTap(deps.pool);
-  const kills = new KillSwitches({ ...deps, book, tap });
+  const kills = new KillSwitches({ ...deps, book });
   const signalLog = new SignalLog(deps.store, deps.log);
   const desk = new SignalDesk({
-    pool: deps.pool, symbols: deps.symbols, store: deps.store, log: deps.log, clock: deps.clock, tap, book, signalLog,
+    pool: deps.pool, symbols: deps.symbols, log: deps.log, clock: deps.clock, book, signalLog,
     deadlineMs: deps.config.webhooks.deadline_ms,
     dedupWindowMs: deps.config.webhooks.dedup_window_ms,
     ownerHalted: (user) => kills.isTriggered(user),
+    anonymousLimit: (ip, nowMs) => deps.limits.anonymous(ip, nowMs),
   });
   registerSignalRoute(httpApp, deps, desk);
   await kills.reconcile();

@@ -48,6 +48,8 @@ export interface SignalDeskDeps extends FanoutDeps {
   readonly signalLog: SignalLog;
   /** True while the user's kill switch is Triggered. */
   readonly ownerHalted: (user: string) => boolean;
+  /** The caller address's anonymous REST bucket, charged for a signal to an unknown webhook. */
+  readonly anonymousLimit: (ip: string, nowMs: UnixMs) => { readonly allowed: boolean; readonly retryAfterS: number | null; readonly headers: Headers };
 }
 
 const elapsedMs = (startedNs: bigint): number => Math.round(Number(process.hrtime.bigint() - startedNs) / 1000) / 1000;
@@ -78,8 +80,11 @@ export class SignalDesk {
   async handle(input: SignalInput): Promise<SignalAnswer> {
     const hook = this.deps.book.get(input.webhookId);
     if (hook === undefined) {
-      const err = new ApiError('not_found', `webhook ${input.webhookId} not found`);
-      return { status: err.status, body: errorBody(err, input.requestId), headers: [] };
+      const verdict = this.deps.anonymousLimit(input.ip, this.deps.clock.nowMs());
+      const err = verdict.allowed
+        ? new ApiError('not_found', `webhook ${input.webhookId} not found`)
+        : new ApiError('rate_limited', `too many unauthenticated requests from this address: retry in ${verdict.retryAfterS ?? 1} s`);
+      return { status: err.status, body: errorBody(err, input.requestId), headers: verdict.headers };
     }
     const nowMs = this.deps.clock.nowMs();
     const seq = this.deps.signalLog.nextSeq(hook.record.id);

@@ -4,7 +4,8 @@
 // [webhook id, seq]; a webhook keeps its last SIGNAL_LOG_RETAINED entries. They are stored in the
 // shape the console shows them, since a log entry is a record of what was answered.
 import type { Database } from 'lmdb';
-import type { Key, Store } from '../../store/store.js';
+import type { Store } from '../../store/store.js';
+import { table } from '../../store/table.js';
 import type { Logger } from '../../util/log.js';
 
 export const SIGNAL_LOG_RETAINED = 10_000;
@@ -34,6 +35,9 @@ export interface SignalLogEntry {
   /** Targets still running after the deadline; their final results replace the timeouts as they come. */
   readonly pending_targets?: number;
 }
+
+/** [webhook id, seq] → entry. */
+const SIGNAL_LOG = table<[string, number], SignalLogEntry>('signal_log');
 
 export interface LogPage { readonly data: readonly SignalLogEntry[]; readonly next_cursor: string | null }
 
@@ -102,5 +106,5 @@ export class SignalLog {
     into.add(done);
   }
 
-  private db(): Database<SignalLogEntry, Key> { return this.store.db<SignalLogEntry>('signal_log'); }
+  private db(): Database<SignalLogEntry, [string, number]> { return this.store.table(SIGNAL_LOG); }
 }

@@ -8,10 +8,13 @@ import type { GatewayContext } from '../context.js';
 import { Exchange, serve } from '../http.js';
 import { MAX_SIGNAL_BODY_BYTES, type SignalDesk } from './signal-desk.js';
 
-export function registerSignalRoute(app: TemplatedApp, ctx: Pick<GatewayContext, 'log' | 'trustedProxies'>, desk: SignalDesk): void {
+const ENDPOINT = 'POST /v1/signal/{webhook_id}';
+
+export function registerSignalRoute(app: TemplatedApp, ctx: Pick<GatewayContext, 'log' | 'trustedProxies' | 'metrics'>, desk: SignalDesk): void {
   app.post('/v1/signal/:id', (res, req) => {
     const ex = Exchange.open(res, req);
     if (!ex) return;
+    ex.whenSent((status) => ctx.metrics.observeRequest(ENDPOINT, status, ex.startedNs));
     // The request object is gone after the first await: read everything now.
     const webhookId = req.getParameter(0) ?? '';
     const signature = req.getHeader('x-svc-signature');

@@ -9,7 +9,7 @@ import type { FixtureWebhook } from '../../config/types.js';
 import type { Sizing, SymbolSpec } from '../../engine/types.js';
 import { centilotsToLots } from '../../market/ticks.js';
 import type { ReadModel } from '../../shard/read-model.js';
-import type { UserRecord } from '../../store/records.js';
+import { USERS } from '../../store/records.js';
 import { sizingOf } from '../../store/seed.js';
 import type { Store } from '../../store/store.js';
 import { ApiError } from '../errors.js';
@@ -50,7 +50,7 @@ export async function createWebhook(book: WebhookBook, deps: WebhookAdminDeps, b
   const generatedSecret = body['secret'] === undefined ? randomBytes(24).toString('base64url') : null;
   const w = readChecked({ ...body, id: body['id'] ?? `wh_${randomBytes(8).toString('hex')}`, secret: body['secret'] ?? generatedSecret });
   if (book.get(w.id) !== undefined) throw new ApiError('bad_request', `webhook ${w.id} already exists`, 'id');
-  if (deps.store.db<UserRecord>('users').get(w.user) === undefined) throw new ApiError('not_found', `user ${w.user} not found`, 'user');
+  if (deps.store.table(USERS).get(w.user) === undefined) throw new ApiError('not_found', `user ${w.user} not found`, 'user');
   checkRouting(deps, w);
   const hook = await book.create({
     id: w.id, user: w.user, symbols: w.symbols, paused: w.paused, createdAt: nowMs,

@@ -3,7 +3,7 @@
 // first and is durable (`flushed`) before the cache shows it, so what a caller was told survives a
 // crash.
 import { createHash } from 'node:crypto';
-import type { WebhookRecord } from '../../store/records.js';
+import { WEBHOOKS, type WebhookRecord } from '../../store/records.js';
 import type { SecretBox } from '../../store/secret-box.js';
 import type { Store } from '../../store/store.js';
 
@@ -104,7 +104,7 @@ export class WebhookBook {
     return result;
   }
 
-  private db() { return this.store.db<WebhookRecord>('webhooks'); }
+  private db() { return this.store.table(WEBHOOKS); }
 
   private live(record: WebhookRecord): LiveWebhook {
     const secret = Buffer.from(this.box.open(record.sealedSecret), 'utf8');

@@ -1,15 +1,15 @@
 // A shard in the test's own thread: the real Engine behind the real ring protocol, so the
-// conformance tests drive the FIX thread's real ShardBridge. It applies whatever the FIX side
-// wrote, one batch per process() call, and keeps the orders and client ids it committed (the
-// store the FIX thread would read). `other()` applies a command from another peer (REST, console,
-// kill switch): its events reach the FIX side only, as a shard's would, when the login is watched.
+// conformance tests drive the FIX thread's real ShardClient and FixShardLink. It applies whatever
+// the FIX side wrote, one batch per process() call, and keeps every order it accepted (what a
+// shard's history answers an order query from). `other()` applies a command from another peer
+// (REST, console, kill switch): its events reach the FIX side only, as a shard's would, when the
+// login is watched.
 import { Engine } from '../../../src/engine/engine.js';
 import type { Command, EngineEvent, EngineInit, OrderRecord, Outcome, Quote } from '../../../src/engine/types.js';
 import { FrameReader, FrameWriter, createDoorbell, createRing, type RingChannel } from '../../../src/ring/index.js';
-import type { ReplyBody, ShardInbound, ShardOutbound } from '../../../src/shard/protocol.js';
-import type { OrderLookup } from '../../../src/fix/app/ports.js';
+import type { Answer, OrderRef, OutItem, ShardInbound, ShardOutbound } from '../../../src/shard/protocol.js';
 
-export class FakeShard implements OrderLookup {
+export class FakeShard {
   readonly toShard: RingChannel;
   readonly fromShard: RingChannel;
   readonly engine: Engine;
@@ -30,12 +30,9 @@ export class FakeShard implements OrderLookup {
     this.writer = new FrameWriter(this.fromShard);
   }
 
-  orderIdOfClientId(login: string, clientId: string): string | null {
-    return this.clientIds.get(`${login}|${clientId}`) ?? null;
-  }
-
-  order(login: string, orderId: string): OrderRecord | null {
-    const o = this.ordersById.get(orderId);
+  order(login: string, ref: OrderRef): OrderRecord | null {
+    const orderId = ref.by === 'id' ? ref.orderId : this.clientIds.get(`${login}|${ref.clientId}`);
+    const o = orderId === undefined ? undefined : this.ordersById.get(orderId);
     return o !== undefined && o.login === login ? o : null;
   }
 
@@ -51,33 +48,43 @@ export class FakeShard implements OrderLookup {
   /** Applies what the FIX side sent and writes one batch back; returns the frames handled. */
   process(): number {
     if (this.stalled) return 0;
-    const replies: { corr: number; body: ReplyBody }[] = [];
+    const items: OutItem[] = [];
+    const unsolicited = (): void => {
+      const events = this.events.splice(0).filter((e) => this.watched.has(e.type === 'order' ? e.order.login : e.position.login));
+      if (events.length > 0) items.push({ k: 'events', events });
+    };
+    unsolicited();
     const frames = this.reader.drain(1 << 16, (frame) => {
       switch (frame.t) {
-        case 'cmd': {
-          const r = this.apply(frame.cmd).result;
-          replies.push({ corr: frame.corr, body: r.ok ? { ok: true, result: r } : { ok: false, reject: r } });
+        case 'cmds':
+          for (const { corr, cmd } of frame.items) {
+            const outcome = this.apply(cmd);
+            this.events.length = 0;
+            const r = outcome.result;
+            const answer: Answer = r.ok ? { t: 'done', result: r } : { t: 'rejected', reject: r };
+            items.push({ k: 'reply', corr, answer, events: outcome.events });
+          }
+          break;
+        case 'query': {
+          const q = frame.query;
+          const answer: Answer = q.kind === 'account' ? { t: 'account', snapshot: this.engine.account(q.login) } : { t: 'order', order: this.order(q.login, q.ref) };
+          items.push({ k: 'reply', corr: frame.corr, answer, events: [] });
           break;
         }
-        case 'query':
-          replies.push({ corr: frame.corr, body: { ok: true, snapshot: this.engine.account(frame.query.login) } });
-          break;
         case 'watch':
           if (frame.on) this.watched.add(frame.login);
           else this.watched.delete(frame.login);
           break;
         case 'tick':
           this.apply({ kind: 'tick', quote: frame.quote });
+          unsolicited();
           break;
         case 'stop':
           break;
       }
     });
-    const events = this.events.splice(0).filter((e) => this.watched.has(e.type === 'order' ? e.order.login : e.position.login));
-    if (events.length > 0 || replies.length > 0) {
-      if (!this.writer.tryWrite({ t: 'batch', shard: 0, events, accounts: [], replies })) throw new Error('fake shard: FIX ring full');
-    }
-    return frames + events.length;
+    if (items.length > 0 && !this.writer.tryWrite({ t: 'batch', shard: 0, lsn: 0, accounts: [], items })) throw new Error('fake shard: FIX ring full');
+    return frames + items.length;
   }
 
   private apply(cmd: Command): Outcome {

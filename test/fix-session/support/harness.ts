@@ -1,13 +1,15 @@
 // The FIX thread's session and application layers, in the test's own thread, with an injected
 // clock and in-memory transports: bytes in, bytes out. Everything between is the real code (FixSession,
-// FixGateway and its desks, the ShardBridge over real rings) in front of a FakeShard running the
+// FixGateway and its desks, the ShardClient and FixShardLink over real rings) in front of a FakeShard running the
 // real Engine. Every message the gateway sends is checked against the stock QuickFIX FIX44
 // dictionary; the one documented exception (BusinessRejectReason 99) is the only error allowed.
 import { FixGateway } from '../../../src/fix/app/gateway.js';
 import type { AppDeps, FixSymbol, KeyDirectory, QuoteSource, UnsealedKey } from '../../../src/fix/app/ports.js';
 import { contractDecimal } from '../../../src/fix/app/units.js';
 import { hoursText, sessionConfigOf } from '../../../src/fix/fix-config.js';
-import { ShardBridge } from '../../../src/fix/shard-bridge.js';
+import { FixShardLink } from '../../../src/fix/shard-link.js';
+import { ShardClient } from '../../../src/shard/client.js';
+import { RingTransport } from '../../../src/shard/ring-transport.js';
 import { FixSession } from '../../../src/fix/session/session.js';
 import type { Transport } from '../../../src/fix/session/outbox.js';
 import type { SessionConfig, SessionLog } from '../../../src/fix/session/types.js';
@@ -202,7 +204,7 @@ export class Harness {
   readonly keys = new MemoryKeys();
   readonly board = new BoardOfQuotes();
   readonly shard: FakeShard;
-  readonly bridge: ShardBridge;
+  readonly client: ShardClient;
   readonly gateway: FixGateway;
   readonly config: SessionConfig;
   readonly dictionaryErrors: string[] = [];
@@ -223,15 +225,16 @@ export class Harness {
     const log: SessionLog = {
       info: (obj, msg) => this.logs.push({ msg, obj }), warn: (obj, msg) => this.logs.push({ msg, obj }), error: (obj, msg) => this.logs.push({ msg, obj }),
     };
-    this.bridge = new ShardBridge([this.shard.toShard], [this.shard.fromShard], log);
+    this.client = new ShardClient(new RingTransport([this.shard.toShard], [this.shard.fromShard]), (err) => log.error({ err }, 'shard answer handler failed'));
+    const shards = new FixShardLink(this.client);
     const hours = opts.hours ?? '24x7';
     const deps: AppDeps = {
-      shards: this.bridge, orders: this.shard, quotes: this.board, keys: this.keys,
+      shards, quotes: this.board, keys: this.keys,
       symbols: new Map<string, FixSymbol>(symbols.map((spec) => [spec.name, { spec, contract: contractDecimal(spec) }])),
       senderPrefix: 'TAS', hours: compileSession(hours), hoursText: hoursText(hours),
     };
     this.gateway = new FixGateway(deps, this.clock.nowMs, log);
-    this.bridge.connect(this.gateway);
+    shards.connect(this.gateway);
     const fix: AppConfig['fix'] = {
       host: '127.0.0.1', port: 0, sender_prefix: 'TAS', target_comp_id: 'TASGW', session: hours, tls: { cert: null, key: null },
       heartbeat_s: opts.heartbeatS ?? 30, logon_timeout_ms: 5000,
@@ -254,10 +257,11 @@ export class Harness {
     return c;
   }
 
-  /** Runs the shard and the bridge until neither has anything left, then flushes, as the worker does. */
+  /** Runs the shard and the client until neither has anything left, then flushes, as the worker does. */
   pump(): void {
     for (let guard = 0; guard < 100; guard++) {
-      const n = this.shard.process() + this.bridge.drain();
+      this.client.flush();
+      const n = this.shard.process() + this.client.receive(Number.POSITIVE_INFINITY);
       this.gateway.flush();
       if (n === 0) return;
     }

@@ -2,6 +2,7 @@
 // hex(HMAC-SHA256(secret, timestamp + method + path-with-query + body)).
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
+import { checkHttpAnswer, isDocumentedPath } from '../../support/api-contract.js';
 
 export interface Credentials { readonly id: string; readonly secret: string }
 
@@ -52,6 +53,13 @@ export function send(port: number, method: string, path: string, opts: SendOptio
         const text = Buffer.concat(chunks).toString('utf8');
         let body: unknown = null;
         try { body = JSON.parse(text); } catch { body = null; }
+        // Every answer of the documented API must match docs/api/openapi.json.
+        try {
+          if (isDocumentedPath(path.split('?')[0]!)) checkHttpAnswer(method, path, res.statusCode ?? 0, res.headers, text);
+        } catch (err) {
+          reject(err as Error);
+          return;
+        }
         resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body });
       });
       res.on('error', reject);

@@ -3,6 +3,7 @@
 // that make things happen on the server.
 import { createHmac } from 'node:crypto';
 import WebSocket from 'ws';
+import { checkStreamMessage } from '../../support/api-contract.js';
 import type { Credentials } from './seed.js';
 
 export const hmacHex = (secret: string, text: string): string => createHmac('sha256', secret).update(text).digest('hex');
@@ -101,6 +102,8 @@ export class TestStream {
   }
 
   private record(m: Msg): void {
+    // Every message must match its payload in docs/api/asyncapi.json; a mismatch fails the run.
+    checkStreamMessage(m);
     const index = this.messages.push(m) - 1;
     const w = this.waiters.findIndex((x) => x.pred(m));
     if (w >= 0) {

@@ -2,19 +2,22 @@
 // environment of the shard they hash to (`shardOf(login, shards)`); when the count changes, every
 // account whose shard changed is moved — account, orders, pending orders, positions, client ids
 // and events — in one transaction per source environment, before any shard starts. Ids stay
-// unique because each carries the shard that allocated it. Journals stay where they were written:
-// a journal replays its own shard's history up to the move.
-import type { Durability } from '../config/types.js';
-import { shardOf } from '../shard/protocol.js';
-import { openShardStore, openStore, type ShardStore } from './store.js';
+// unique because each carries the shard that allocated it. A shard's journal holds its own
+// shard's history: every old shard first replays its journal into its tables (recovery), so what
+// moves is complete and no journal is left to replay under the new layout.
 import type { Database } from 'lmdb';
+import type { Durability } from '../config/types.js';
+import { FsJournalIo } from '../store/journal/io.js';
+import { loginRange, MAIN_META, openShardStore, openStore, type ShardStore } from '../store/store.js';
+import { shardOf } from './protocol.js';
+import { recoverShard, type RecoveryOptions } from './recovery.js';
 
 const LAYOUT_KEY = 'layout:shards';
 
 export interface ReshardReport { readonly from: number; readonly to: number; readonly moved: number }
 
-function copyRange<V, K extends (string | number)[]>(from: Database<V, K>, to: Database<V, K>, login: string): void {
-  for (const { key, value } of from.getRange({ start: [login] as unknown as K, end: [login, '\uffff'] as unknown as K })) {
+function copyRange<V, K extends [string, ...(string | number)[]]>(from: Database<V, K>, to: Database<V, K>, login: string): void {
+  for (const { key, value } of [...loginRange(from, login)]) {
     to.putSync(key, value);
     from.removeSync(key);
   }
@@ -38,22 +41,28 @@ function moveAccount(from: ShardStore, to: ShardStore, login: string): void {
  * Run before anything else opens the environments. The layout (shard count) is recorded in the
  * main environment; returns what was moved, or null when the layout already matched.
  */
-export async function reshardDataDir(dataDir: string, durability: Durability, shards: number): Promise<ReshardReport | null> {
+export async function reshardDataDir(
+  dataDir: string, durability: Durability, shards: number, recovery: Omit<RecoveryOptions, 'shard'>,
+): Promise<ReshardReport | null> {
   const main = openStore(dataDir, durability, 0);
   try {
-    return await reshard(dataDir, durability, shards, main.db<number>('meta') as Database<number, string>);
+    return await reshard(dataDir, durability, shards, main.table(MAIN_META), recovery);
   } finally {
     await main.close();
   }
 }
 
-async function reshard(dataDir: string, durability: Durability, shards: number, layout: Database<number, string>): Promise<ReshardReport | null> {
+async function reshard(
+  dataDir: string, durability: Durability, shards: number, layout: Database<number, string>, recovery: Omit<RecoveryOptions, 'shard'>,
+): Promise<ReshardReport | null> {
   const previous = layout.get(LAYOUT_KEY);
   if (previous === shards) return null;
   let moved = 0;
   if (previous !== undefined) {
     const envs = Array.from({ length: Math.max(previous, shards) }, (_, i) => openShardStore(dataDir, i, durability));
     try {
+      const io = new FsJournalIo(durability === 'none' ? 'none' : 'fdatasync');
+      for (let shard = 0; shard < previous; shard++) recoverShard(envs[shard]!, io, { ...recovery, shard });
       for (let source = 0; source < previous; source++) {
         const from = envs[source]!;
         const leaving = [...from.accounts.getKeys()].filter((login) => shardOf(login, shards) !== source);

@@ -3,6 +3,6 @@
 // (the engine is deterministic). Ticks that changed nothing are not journaled one by one; the
 // latest quote of each symbol ticked since the previous entry is journaled just before the next
 // command, which is all a replay needs to fill at the same prices.
-import type { Command, UnixMs } from '../engine/types.js';
+import type { Command, UnixMs } from '../../engine/types.js';
 
 export interface JournalEntry { readonly nowMs: UnixMs; readonly cmd: Command }
