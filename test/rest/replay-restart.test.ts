@@ -42,17 +42,24 @@ async function positions(api: RestClient): Promise<{ ticket: number; volume: num
   return res.body.data;
 }
 
+/** A first server on a fresh data dir, and a market order placed on it as captured. */
+async function placedOnFirst(login: string): Promise<{ dataDir: string; first: RunningServer; api: RestClient; place: Captured; placed: Answer }> {
+  const dataDir = tempDir();
+  dirs.push(dataDir);
+  const first = await start(dataDir);
+  const api = new RestClient(first.httpPort, traderKey(login));
+  const place: Captured = { method: 'POST', path: '/v1/orders', ts: String(Date.now() + AHEAD_MS), body: orderBody(login) };
+  const placed = await resend(api, place);
+  expect(placed.status, placed.text).toBe(200);
+  return { dataDir, first, api, place, placed };
+}
+
 describe('replayed POST and DELETE after a restart', () => {
   it('are refused after a clean stop, and fresh requests pass at once', async () => {
-    const dataDir = tempDir();
-    dirs.push(dataDir);
     const login = TRADER_LOGINS[2]!;
-    const first = await start(dataDir);
-    let api = new RestClient(first.httpPort, traderKey(login));
-    const ts = String(Date.now() + AHEAD_MS);
-    const place: Captured = { method: 'POST', path: '/v1/orders', ts, body: orderBody(login) };
-    const placed = await resend(api, place);
-    expect(placed.status, placed.text).toBe(200);
+    const { dataDir, first, api: firstApi, place, placed } = await placedOnFirst(login);
+    let api = firstApi;
+    const ts = place.ts;
     const close: Captured = { method: 'DELETE', path: `/v1/positions/${placed.body.ticket}?volume=0.01`, ts };
     expect((await resend(api, close)).body).toMatchObject({ status: 'partially_closed', volume: 0.01 });
     // Before the restart, the guard of the running process.
@@ -75,18 +82,11 @@ describe('replayed POST and DELETE after a restart', () => {
   }, 60_000);
 
   it('are refused after a SIGKILL: every timestamp before the start plus the window is', async () => {
-    const dataDir = tempDir();
-    dirs.push(dataDir);
     const login = TRADER_LOGINS[3]!;
-    const first = await start(dataDir);
-    let api = new RestClient(first.httpPort, traderKey(login));
-    const place: Captured = { method: 'POST', path: '/v1/orders', ts: String(Date.now() + AHEAD_MS), body: orderBody(login) };
-    const placed = await resend(api, place);
-    expect(placed.status, placed.text).toBe(200);
-
+    const { dataDir, first, place, placed } = await placedOnFirst(login);
     await first.kill();
     const second = await start(dataDir);
-    api = new RestClient(second.httpPort, traderKey(login));
+    const api = new RestClient(second.httpPort, traderKey(login));
     const fence = await second.waitForLog((l) => l.msg.startsWith('replay guard'));
     const refuseBeforeMs = fence['refuse_before_ms'] as number;
     expect(refuseBeforeMs).toBeGreaterThan(Number(place.ts));
