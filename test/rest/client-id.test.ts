@@ -13,6 +13,8 @@ import { expectError } from './support/expect.js';
 import { REST_CONFIG, restSeed, TRADER_LOGINS, traderKey } from './support/seed.js';
 
 const LOGIN = TRADER_LOGINS[1]!;
+/** Another account for the raw-bytes test: each account's trade bucket holds 20 calls. */
+const BYTES_LOGIN = TRADER_LOGINS[5]!;
 const dataDir = tempDir();
 const servers: RunningServer[] = [];
 
@@ -28,13 +30,19 @@ async function start(): Promise<RunningServer> {
 }
 
 /** The order body as JSON text around `clientIdJson`, the client id's JSON exactly as sent. */
-const orderText = (clientIdJson: string): string =>
-  `{"login":"${LOGIN}","symbol":"BTCUSD","side":"buy","type":"market","volume":0.01,"client_id":${clientIdJson}}`;
+const orderText = (clientIdJson: string, login = LOGIN): string =>
+  `{"login":"${login}","symbol":"BTCUSD","side":"buy","type":"market","volume":0.01,"client_id":${clientIdJson}}`;
 
 /** Lone surrogates, high and low, alone and beside other text. */
 const ILL_FORMED = ['"\\ud800X"', '"\\ud801X"', '"X\\udc00"', '"\\udfff"', '"a\\ud83d"', '"\\ude00\\ud83d"'];
-/** Well-formed ids across the code space (none starting at U+FFFF or above: that is the store's range bug, tested apart). */
-const WELL_FORMED = ['a\u{1F600}', 'x\u{10FFFF}', 'z\uFFFD', '\u00e9t\u00e9', 'tab\there', 'nul\u0000nul', 'id-\u4e2d\u6587', '"quoted"\\'];
+/**
+ * Well-formed ids across the code space, those at its edges first (issue 13, item 1: ids sorting
+ * after a '\uffff' range end were once not reloaded after a restart).
+ */
+const WELL_FORMED = [
+  '\u{1F600}order', '\uFFFForder', '\u{10FFFF}', '\uFFFD', '\u0000first', '~tilde',
+  'a\u{1F600}', 'x\u{10FFFF}', 'z\uFFFD', '\u00e9t\u00e9', 'tab\there', 'nul\u0000nul', 'id-\u4e2d\u6587', '"quoted"\\',
+];
 
 /** A signed POST of raw bytes (the test client's calls send text, always UTF-8). */
 function postBytes(port: number, key: Credentials, path: string, body: Buffer): Promise<Answer> {
@@ -89,12 +97,12 @@ describe('client ids that are not well-formed UTF-16, across a restart', () => {
 
   it('refuses a body that is not UTF-8, so byte-different ids never meet as one', async () => {
     const server = servers.at(-1)!;
-    const key = traderKey(LOGIN);
+    const key = traderKey(BYTES_LOGIN);
     const api = new RestClient(server.httpPort, key);
     const before = await positionTickets(api);
     // Bytes that are not UTF-8: decoded leniently, each would read as U+FFFD and the ids collide.
     for (const bad of [[0xff], [0xfe], [0xc0, 0x80], [0xed, 0xa0, 0x80]]) {
-      const [head, tail] = orderText('"@X"').split('@');
+      const [head, tail] = orderText('"@X"', BYTES_LOGIN).split('@');
       const body = Buffer.concat([Buffer.from(head!), Buffer.from(bad), Buffer.from(tail!)]);
       expectError(await postBytes(server.httpPort, key, '/v1/orders', body), 'bad_request');
     }
