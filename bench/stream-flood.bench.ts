@@ -166,9 +166,9 @@ async function quoteDelays(s: ServiceProcess, victim: WebSocket, ms: number, fir
     const waitMs = due - performance.now();
     if (waitMs > 0) await new Promise((r) => setTimeout(r, waitMs));
     const bid = firstBid + i;
-    // From the intended time (a push the server held up counts against it), or from now when a
-    // timer fired early.
-    sentAt.set(bid, Math.max(due, performance.now()));
+    // From the intended time when late (a push held up behind the server counts against it), from
+    // now when a timer fired early and the push leaves before its time.
+    sentAt.set(bid, Math.min(due, performance.now()));
     void operator(s, '/console/api/quotes', { symbol: 'BTCUSD', bid, ask: bid + 10 });
   }
   const deadline = performance.now() + 10_000;
