@@ -10,7 +10,6 @@ import { eventLoopTurn, idleStrategy } from '../ring/idle.js';
 import { crashNow, FaultyJournalIo, parseFaults } from '../store/faults.js';
 import { FsJournalIo, type JournalIo } from '../store/journal/io.js';
 import { JournalWriter } from '../store/journal/writer.js';
-import { pruneHistory } from '../store/retention.js';
 import { openShardStore } from '../store/store.js';
 import { createLogger } from '../util/log.js';
 import { QuoteBoard } from '../market/quote-board.js';
@@ -20,15 +19,12 @@ import { OrderArchive } from './order-archive.js';
 import type { ShardInbound, ShardOutbound, ShardSignal } from './protocol.js';
 import { recoverShard } from './recovery.js';
 import { ShardStatsBoard } from './stats.js';
+import { ShardUpkeep } from './upkeep.js';
 import type { ShardWorkerData } from './worker-data.js';
 import { writeFrame } from './write-frame.js';
 
 /** Frames taken into one batch at most: bounds a batch's latency and its journal write. */
 const MAX_BATCH_FRAMES = 2048;
-const PRUNE_EVERY_MS = 3600_000;
-/** A checkpoint starts once this many records are noted, or this long after the last one. */
-const CHECKPOINT_RECORDS = 8192;
-const CHECKPOINT_EVERY_MS = 200;
 /** Longest a busy duty cycle goes without an event-loop turn. */
 const TURN_EVERY_MS = 2;
 /** Longest an idle shard blocks before its event loop runs (longer while nothing is in flight). */
@@ -74,49 +70,17 @@ async function main(): Promise<void> {
   const inbox = new Inbox(data.inbound);
   const idle = idleStrategy(data.idle);
   const toMain: ShardOutbound[] = [];
-  let health = core.health;
 
   // The current prices go in like any tick: journaled when they trigger something.
   const board = QuoteBoard.attach(data.board.sab, data.board.symbols);
   const ticks: Inbound[] = data.board.symbols.flatMap((s) => board.read(s) ?? []).map((quote) => ({ peer: MAIN, frame: { t: 'tick', quote } }));
   for (const f of core.process(ticks)) if (f !== null) toMain.push(f);
 
-  let lastCheckpointMs = Date.now();
-  let pruneDueMs = 0;
-  let pruning: Promise<void> | null = null;
-  const prune = async (): Promise<void> => {
-    const nowMs = Date.now();
-    const pruned = await pruneHistory(store, nowMs - data.eventRetentionMs, nowMs - data.clientIdRetentionMs, eventLoopTurn);
-    if (pruned.events + pruned.clientIds > 0) log.info(pruned, 'history pruned');
-  };
-
-  /** Starts what runs behind the order path; true when it started something. */
-  const maintain = (nowMs: number): boolean => {
-    let started = false;
-    if (core.health.state !== 'failed' && !checkpoint.inFlight && checkpoint.backlog > 0
-      && (checkpoint.backlog >= CHECKPOINT_RECORDS || nowMs - lastCheckpointMs >= CHECKPOINT_EVERY_MS)) {
-      lastCheckpointMs = nowMs;
-      started = true;
-      checkpoint.begin(engine.idCounter)?.then(
-        (lsn) => {
-          journal.release(lsn);
-          toMain.push({ t: 'checkpoint', shard: data.shard, lsn });
-        },
-        (err: unknown) => log.error({ err }, 'checkpoint failed (the journal still holds everything; the next one retries)'),
-      );
-    }
-    if (pruning === null && nowMs >= pruneDueMs) {
-      pruneDueMs = nowMs + PRUNE_EVERY_MS;
-      pruning = prune().catch((err: unknown) => log.error({ err }, 'history pruning failed')).finally(() => { pruning = null; });
-    }
-    if (core.health !== health) {
-      health = core.health;
-      toMain.push({ t: 'health', shard: data.shard, journal: health });
-      if (health.state !== 'ok') log.error({ journal: health }, 'journal unavailable: orders are refused');
-      else log.warn('journal available again');
-    }
-    return started;
-  };
+  const upkeep = new ShardUpkeep({
+    shard: data.shard, store, eventRetentionMs: data.eventRetentionMs, clientIdRetentionMs: data.clientIdRetentionMs, log,
+    onCheckpoint: (lsn) => journal.release(lsn), toMain: (frame) => toMain.push(frame),
+  });
+  const target = { engine, checkpoint, get health() { return core.health; } };
 
   signal({ t: 'ready', shard: data.shard, accounts: engine.accountCount });
   log.info({ accounts: engine.accountCount, lsn: recovered.nextLsn - 1, idle: data.idle }, 'shard recovered');
@@ -140,7 +104,7 @@ async function main(): Promise<void> {
       }
     }
     const nowMs = Date.now();
-    const started = maintain(nowMs);
+    const started = upkeep.run(nowMs, target);
     while (toMain.length > 0) await writeFrame(writers[MAIN]!, toMain.shift()!);
     if (batch.length > 0 || started) {
       idle.reset();
@@ -148,12 +112,11 @@ async function main(): Promise<void> {
       continue;
     }
     lastTurnMs = nowMs;
-    await idle.idle(inbox, checkpoint.inFlight || checkpoint.backlog > 0 || pruning !== null ? BLOCK_BUSY_MS : BLOCK_IDLE_MS);
+    await idle.idle(inbox, upkeep.busy(target) ? BLOCK_BUSY_MS : BLOCK_IDLE_MS);
   }
 
   // Everything applied is journaled; the last checkpoint makes the next start replay nothing.
-  await pruning;
-  while (checkpoint.inFlight) await eventLoopTurn();
+  await upkeep.settle(checkpoint);
   if (core.health.state !== 'failed') {
     journal.release(checkpoint.writeSync(engine.idCounter));
   }

@@ -26,6 +26,8 @@ export interface ShardMeta {
   readonly idCounter: number;
   /** The last journaled quote of each symbol up to `lsn`: a replay starts from these prices. */
   readonly quotes: readonly Quote[];
+  /** In a cluster: the sequence, in the shard's journal stream, of the message holding `lsn` (absent: 0). */
+  readonly stream?: number;
 }
 
 /** The symbols every thread trades (written by the fixture seeding). */
