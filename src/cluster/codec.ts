@@ -3,6 +3,7 @@
 // message on a tas subject that does not decode, or decodes to the wrong shape, is refused here
 // with a reason the caller logs; nothing of it is applied.
 import { Packr } from 'msgpackr';
+import type { Quote } from '../engine/types.js';
 import type { JournalEntry } from '../store/journal/entry.js';
 import type { Answer, CommandItem } from '../shard/protocol.js';
 import type { Peer } from '../shard/core.js';
@@ -23,9 +24,9 @@ export interface ForwardRequest { readonly node: string; readonly peer: Peer; re
 
 export type ForwardedAnswer =
   /** Answered without a record (a refusal): final. */
-  | { readonly corr: number; readonly answer: Answer }
+  | { readonly k: 'answer'; readonly corr: number; readonly answer: Answer }
   /** Journaled at `lsn`: the sender's replica answers when it applies that record. */
-  | { readonly corr: number; readonly lsn: number };
+  | { readonly k: 'journaled'; readonly corr: number; readonly lsn: number };
 
 export interface ForwardReply { readonly items: readonly ForwardedAnswer[] }
 
@@ -84,7 +85,29 @@ export function decodeReply(bytes: Uint8Array): Decoded<ForwardReply> {
   const d = unpack(bytes);
   if (!d.ok) return d;
   const items = d.value['items'];
-  const wellFormed = Array.isArray(items) && items.every((i: unknown) => typeof i === 'object' && i !== null && isCount((i as { corr: unknown }).corr)
-    && (isCount((i as { lsn: unknown }).lsn) || typeof (i as { answer: { t?: unknown } }).answer?.t === 'string'));
+  const wellFormed = Array.isArray(items) && items.every((i: unknown) => {
+    if (typeof i !== 'object' || i === null || !isCount((i as ForwardedAnswer).corr)) return false;
+    const a = i as ForwardedAnswer;
+    return a.k === 'journaled' ? isCount(a.lsn) : a.k === 'answer' && typeof a.answer === 'object' && a.answer !== null && typeof a.answer.t === 'string';
+  });
   return wellFormed ? { ok: true, value: d.value as unknown as ForwardReply } : { ok: false, why: 'a reply whose items are malformed' };
+}
+
+const isTicks = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 1;
+
+export function encodeQuote(q: Quote): Uint8Array {
+  return packr.pack([q.symbol, q.bid, q.ask, q.ts]);
+}
+
+export function decodeQuote(bytes: Uint8Array): Decoded<Quote> {
+  let v: unknown;
+  try {
+    v = packr.unpack(bytes);
+  } catch (err) {
+    return { ok: false, why: `not msgpack: ${(err as Error).message}` };
+  }
+  if (!Array.isArray(v) || v.length !== 4) return { ok: false, why: 'a quote is [symbol, bid, ask, ts]' };
+  const [symbol, bid, ask, ts] = v as unknown[];
+  if (typeof symbol !== 'string' || !isTicks(bid) || !isTicks(ask) || ask < bid || !isCount(ts)) return { ok: false, why: 'a quote with a bad symbol, price or time' };
+  return { ok: true, value: { symbol, bid, ask, ts } };
 }

@@ -47,14 +47,18 @@ export class ReplicatedJournal implements BatchJournal {
   /** The stream message the last commit (or the lead marker) is. */
   get streamSeq(): number { return this.lastSeq; }
 
+  /** As a replica: the stream was applied up to record `lsn`, in message `seq`. */
+  follow(lsn: number, seq: number): void {
+    this.nextLsnValue = lsn + 1;
+    this.durableLsnValue = lsn;
+    this.lastSeq = seq;
+  }
+
   /**
-   * Writes this node's lead marker after message `from.lastSeq`; the shard may journal once it is
-   * stored. 'fenced': the stream moved on (the replica is behind, or another node wrote first).
+   * Writes this node's lead marker after the message followed last; the shard may journal once it
+   * is stored. 'fenced': the stream moved on (the replica is behind, or another node wrote first).
    */
-  async lead(node: string, atMs: number, from: LeadPosition): Promise<CommitResult> {
-    this.nextLsnValue = from.nextLsn;
-    this.durableLsnValue = from.nextLsn - 1;
-    this.lastSeq = from.lastSeq;
+  async lead(node: string, atMs: number): Promise<CommitResult> {
     const result = await this.publish({ t: 'lead', node, atMs });
     this.leading = result.t === 'stored';
     return result;
@@ -80,7 +84,7 @@ export class ReplicatedJournal implements BatchJournal {
   private async publish(message: JournalMessage): Promise<CommitResult> {
     try {
       const ack = await this.js.publish(journalSubject(this.shard), encode(message), {
-        expect: { lastSequence: this.lastSeq, streamName: undefined },
+        expect: { lastSequence: this.lastSeq },
         timeout: this.commitTimeoutMs,
         retries: 0,
       });

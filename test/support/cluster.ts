@@ -1,0 +1,65 @@
+// A tas cluster for tests: three NATS servers (Debian's nats-server) in one JetStream cluster and
+// tas nodes on loopback, each node a real process with its own data dir, each preferring one
+// shard so nodes started together own one each.
+import { startNatsCluster, type NatsCluster } from '../../src/cluster/nats-servers.js';
+import { startServer, tempDir, type RunningServer, type ServerOptions } from './server.js';
+
+export interface ClusterOptions {
+  readonly nodes?: number;
+  readonly shards?: number;
+  readonly replicas?: number;
+  readonly leaseMs?: number;
+  /** Merged into every node's config. */
+  readonly config?: Record<string, unknown>;
+  readonly seed?: Record<string, unknown>;
+}
+
+export interface TasCluster {
+  readonly nats: NatsCluster;
+  readonly nodes: RunningServer[];
+  readonly leaseMs: number;
+  /** Starts node `i` (again) on its data dir. */
+  start(i: number): Promise<RunningServer>;
+  stop(): Promise<void>;
+}
+
+export const nodeId = (i: number): string => `n${i + 1}`;
+
+export async function startTasCluster(opts: ClusterOptions = {}): Promise<TasCluster> {
+  const size = opts.nodes ?? 3;
+  const shards = opts.shards ?? size;
+  const leaseMs = opts.leaseMs ?? 2000;
+  const nats = await startNatsCluster(tempDir('tas-nats-'));
+  const dataDirs = Array.from({ length: size }, () => tempDir('tas-node-'));
+  const options = (i: number): ServerOptions => ({
+    dataDir: dataDirs[i]!,
+    config: {
+      ...opts.config,
+      cluster: {
+        enabled: true, node_id: nodeId(i), nats: { servers: nats.urls }, shards, replicas: opts.replicas ?? 3,
+        lease_ms: leaseMs, preferred_shards: Array.from({ length: shards }, (_, s) => s).filter((s) => s % size === i),
+      },
+    },
+    ...(opts.seed === undefined ? {} : { seed: opts.seed }),
+  });
+  const nodes: RunningServer[] = [];
+  const start = async (i: number): Promise<RunningServer> => {
+    const node = await startServer(options(i));
+    nodes[i] = node;
+    return node;
+  };
+  try {
+    await Promise.all(dataDirs.map((_, i) => start(i)));
+  } catch (err) {
+    for (const n of nodes) await n?.kill().catch(() => undefined);
+    await nats.stop();
+    throw err;
+  }
+  return {
+    nats, nodes, leaseMs, start,
+    stop: async () => {
+      await Promise.all(nodes.map((n) => n.stop().catch(() => undefined)));
+      await nats.stop();
+    },
+  };
+}
