@@ -46,19 +46,21 @@ export class Lease {
     return { t: 'held' };
   }
 
-  /** Extends the lease; false (and the lease is gone) when someone else wrote it or the bucket is unreachable. */
-  async renew(): Promise<boolean> {
-    if (this.revision === 0) return false;
+  /**
+   * Extends the lease. Refused (someone else wrote it) ends it at once; a failure to reach the
+   * bucket keeps it until it runs out. `held` says whether it is still held.
+   */
+  async renew(): Promise<{ readonly held: boolean; readonly error: Error | null }> {
+    if (this.revision === 0) return { held: false, error: null };
     const sentMs = this.clock();
     try {
       this.revision = await this.kv.update(this.key, this.holder, this.revision);
     } catch (err) {
-      // A refused revision ends the lease now; an unreachable bucket keeps it until it runs out.
       if (isWrongSequence(err)) this.revision = 0;
-      return this.held;
+      return { held: this.held, error: err as Error };
     }
     this.trust(sentMs);
-    return true;
+    return { held: true, error: null };
   }
 
   /** Gives the lease up at once (a clean stop), unless someone else already wrote it. */

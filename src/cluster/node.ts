@@ -16,6 +16,9 @@ import { journalStream, journalSubject, LEASE_BUCKET, MAIN_BUCKET, MARKET_LEASE,
 
 export class NodeIdLiveError extends Error {}
 
+/** How long a joining node retries taking its own lease while the bucket settles. */
+const JOIN_RETRY_MS = 10_000;
+
 /** Streams are created by one node at a time at most once; the others find them. */
 async function ensureStream(jsm: JetStreamManager, config: Partial<StreamConfig> & { readonly name: string }): Promise<void> {
   try {
@@ -72,10 +75,15 @@ export class ClusterNode {
       const leases = await kvm.create(LEASE_BUCKET, { ttl: config.lease_ms, history: 1, replicas: config.replicas, storage: StorageType.Memory });
       const main = await kvm.create(MAIN_BUCKET, { history: 1, replicas: config.replicas, storage });
       const self = new Lease(leases, nodeLease(node), node, config.lease_ms);
-      const claim = await self.claim();
-      if (claim.t !== 'held') {
-        throw new NodeIdLiveError(`cluster.node_id ${JSON.stringify(node)} is already live in this cluster${claim.t === 'taken' ? ` (held by ${claim.holder})` : ''}: give each node its own node_id`);
+      // 'free' after a refused create is a bucket not ready yet (nodes creating it together): retried.
+      const deadline = Date.now() + JOIN_RETRY_MS;
+      let claim = await self.claim();
+      while (claim.t === 'free' && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, config.lease_ms / 10));
+        claim = await self.claim();
       }
+      if (claim.t === 'taken') throw new NodeIdLiveError(`cluster.node_id ${JSON.stringify(node)} is already live in this cluster: give each node its own node_id`);
+      if (claim.t === 'free') throw new Error(`cannot take this node's lease in the ${LEASE_BUCKET} bucket within ${JOIN_RETRY_MS} ms`);
       return new ClusterNode(nc, main, self, new Lease(leases, MARKET_LEASE, node, config.lease_ms), jsm, opts);
     } catch (err) {
       await nc.close();
@@ -88,11 +96,6 @@ export class ClusterNode {
   /** Receives every quote of the cluster (after the latest kept ones), and starts competing to price. */
   async run(onQuote: (quote: Quote) => void, symbols: readonly string[]): Promise<void> {
     const { log, config } = this.opts;
-    for (const symbol of symbols) {
-      const last = await this.jsm.streams.getMessage(QUOTE_STREAM, { last_by_subj: quoteSubject(symbol) }).catch(() => null);
-      const q = last === null ? null : decodeQuote(last.data);
-      if (q?.ok) onQuote(q.value);
-    }
     this.quotes = this.nc.subscribe(QUOTE_SUBJECTS, {
       callback: (err, msg) => {
         if (err !== null) return;
@@ -101,9 +104,16 @@ export class ClusterNode {
         else log.warn({ subject: msg.subject, why: q.why }, 'quote that does not decode dropped');
       },
     });
+    // Subscribed first, so nothing published meanwhile is missed; a kept quote older than one
+    // received since is ignored by the market.
+    const kept = await Promise.all(symbols.map((symbol) => this.jsm.streams.getMessage(QUOTE_STREAM, { last_by_subj: quoteSubject(symbol) }).catch(() => null)));
+    for (const m of kept) {
+      const q = m === null ? null : decodeQuote(m.data);
+      if (q?.ok) onQuote(q.value);
+    }
     const every = config.lease_ms / 3;
     this.timers.push(setInterval(() => {
-      void this.self.renew().then((ok) => { if (!ok && !this.closed) log.error('this node\'s own lease could not be renewed'); });
+      void this.self.renew().then((r) => { if (r.error !== null && !this.closed) log.error({ err: r.error, held: r.held }, 'this node\'s own lease could not be renewed'); });
     }, every));
     this.timers.push(setInterval(() => { void this.competeForMarket(); }, every));
     await this.competeForMarket();
@@ -127,7 +137,7 @@ export class ClusterNode {
   private async competeForMarket(): Promise<void> {
     if (this.closed) return;
     try {
-      const held = this.pricing ? await this.market.renew() : (await this.market.claim()).t === 'held';
+      const held = this.pricing ? (await this.market.renew()).held : (await this.market.claim()).t === 'held';
       this.setPricing(held);
     } catch (err) {
       this.opts.log.warn({ err }, 'market lease check failed');

@@ -19,6 +19,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import type { Msg, Subscription } from '@nats-io/transport-node';
+import { QuoteBoard } from '../market/quote-board.js';
 import { FrameReader, FrameWriter, Inbox } from '../ring/index.js';
 import { FsJournalIo } from '../store/journal/io.js';
 import { openShardStore } from '../store/store.js';
@@ -112,6 +113,10 @@ async function main(): Promise<void> {
   let commands = null as Subscription | null;
   const forwarded: Msg[] = [];
   let renewTimer: NodeJS.Timeout | null = null;
+
+  const board = QuoteBoard.attach(data.board.sab, data.board.symbols);
+  /** Ticks the owner applies before its next batch's frames. */
+  const ownerTicks: Inbound[] = [];
 
   const upkeep = new ShardUpkeep({
     shard: data.shard, store, eventRetentionMs: data.eventRetentionMs, clientIdRetentionMs: data.clientIdRetentionMs, log,
@@ -241,9 +246,14 @@ async function main(): Promise<void> {
     role = 'owner';
     commands = nc.subscribe(commandSubject(data.shard), { callback: (err, msg) => { if (err === null) { forwarded.push(msg); wake(); } } });
     renewTimer = setInterval(() => {
-      void lease.renew().then((ok) => { if (!ok && role === 'owner') { lostBecause = 'its lease could not be renewed'; wake(); } });
+      void lease.renew().then(({ held, error }) => {
+        if (error !== null) log.warn({ err: error, held }, 'lease renewal failed');
+        if (!held && role === 'owner') { lostBecause = 'its lease could not be renewed'; wake(); }
+      });
     }, leaseMs / 3);
     log.info({ took_ms: Math.round(performance.now() - t0), lsn: r.appliedLsn, seq: led.seq }, 'shard owned');
+    // The node's current prices go in like any tick (a replica ignored the ticks until now).
+    ownerTicks.push(...board.symbols.flatMap((s) => board.read(s) ?? []).map((quote): Inbound => ({ peer: MAIN, frame: { t: 'tick', quote } })));
   };
 
   /** A free shard is claimed by its preferred node at once, by any node once it has had an owner (or stayed free long). */
@@ -346,6 +356,7 @@ async function main(): Promise<void> {
         log.error({ err, peer }, 'undecodable frame dropped');
       }
     }
+    if (ownerTicks.length > 0) batch.unshift(...ownerTicks.splice(0));
     const worked = batch.length > 0 || forwarded.length > 0;
     if (role === 'owner') {
       if (lostBecause === null && !lease.held) lostBecause = 'its lease ran out before it could be renewed';

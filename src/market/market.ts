@@ -128,9 +128,10 @@ export class Market {
     for (const source of this.sources) if (source !== this.pushSource) source.start(this.sink);
   }
 
-  /** A quote the cluster's pricing node made (through the relay): a tick like any other here. */
+  /** A quote the cluster's pricing node made (through the relay): a tick like any other here, unless older than the last. */
   accept(quote: Quote): void {
-    if (this.board.indexOf(quote.symbol) >= 0) this.publish(quote);
+    const i = this.board.indexOf(quote.symbol);
+    if (i >= 0 && quote.ts >= (this.latest[i]?.ts ?? 0)) this.publish(quote);
   }
 
   stop(): void {
