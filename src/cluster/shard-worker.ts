@@ -88,7 +88,7 @@ async function main(): Promise<void> {
   const wake = (): void => { const w = wakeUp; wakeUp = null; w?.(); };
   const tail = new StreamTail(js, jsm, data.shard, wake);
   const forwarder = new Forwarder({
-    nc, node, shard: data.shard, timeoutMs: 2 * leaseMs,
+    nc, node, shard: data.shard, timeoutMs: leaseMs,
     answer: (peer, item) => { answers[peer]!.push(item); wake(); },
     onBadReply: (why) => log.error({ why }, 'undecodable answer from the shard\'s owner dropped'),
   });
