@@ -27,7 +27,11 @@ import { marketSymbolOf } from './market/market-symbol.js';
 import { ShardPool } from './shard/pool.js';
 import { ReadModel } from './shard/read-model.js';
 import { SecretBox } from './store/secret-box.js';
-import { KEYS } from './store/records.js';
+import { KEYS, USERS, WEBHOOKS } from './store/records.js';
+import { KILL_SWITCH } from './killswitch/kill-store.js';
+import { SharedTables } from './cluster/shared-tables.js';
+import type { Key } from './store/store.js';
+import type { Table } from './store/table.js';
 import { reshardDataDir } from './shard/reshard.js';
 import { ShardHistory } from './shard/history.js';
 import { seedStore } from './store/seed.js';
@@ -36,6 +40,8 @@ import { parseCidr, type Cidr } from './util/ip.js';
 import type { Logger } from './util/log.js';
 
 const CLIENT_ID_RETENTION_MS = 24 * 3600_000;
+/** The main thread's tables a cluster's nodes share (src/cluster/shared-tables.ts). */
+const SHARED_TABLES = [KEYS, USERS, WEBHOOKS, KILL_SWITCH] as unknown as readonly Table<Key, unknown>[];
 /** How long a cluster node's start waits for every shard to have an owner (its fixture accounts go there). */
 const CLUSTER_SEED_WAIT_MS = 60_000;
 const CLUSTER_SEED_RETRY_MS = 250;
@@ -82,8 +88,13 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
     onSubscriberError: (err, quote) => log.error({ err, symbol: quote.symbol }, 'quote subscriber failed'),
     ...(clustered ? { relay: (quote: Quote) => cluster?.relay(quote) } : {}),
   });
-  if (clustered) cluster = await ClusterNode.join({ config: config.cluster, durability: config.durability, log, onPricing: (on) => market.price(on) });
-  const store = openStore(config.data_dir, config.durability, shards);
+  let shared: SharedTables | null = null;
+  if (clustered) {
+    cluster = await ClusterNode.join({ config: config.cluster, durability: config.durability, log, onPricing: (on) => market.price(on) });
+    shared = new SharedTables(cluster.main, cluster.node, SHARED_TABLES, log);
+    await shared.checkMasterKey(box.fingerprint());
+  }
+  const store = openStore(config.data_dir, config.durability, shards, shared?.observe);
 
   const pool = await ShardPool.start({
     shards,
@@ -173,6 +184,11 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
   const webhooks = await registerWebhooks(httpApp, ctx);
   const consoleService = registerConsole(consoleApp, ctx, { adminToken: admin.token, stats: rest.stats, webhooks });
   const fix = await startFixGateway(ctx, onFatal);
+  await shared?.watch(store, {
+    [KEYS.name]: (id) => ctx.auth.keys.reload(id as string),
+    [WEBHOOKS.name]: (id) => webhooks.book.reload(id as string),
+    [KILL_SWITCH.name]: (user) => webhooks.kills.reload(user as string),
+  });
 
   const listeners: Listening[] = [
     await listen(httpApp, config.http.host, config.http.port, 'http'),
@@ -198,6 +214,7 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
       market.stop();
       await pool.stop();
       await cluster?.close();
+      shared?.stop();
       await webhooks.close();
       await consoleService.close();
       await store.close();

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shardOf } from '../../src/shard/protocol.js';
 import { startTasCluster, type TasCluster } from '../support/cluster.js';
 import { marketOrder, operatorPost, type Acked } from '../durability/support.js';
-import { KEYS, LOGIN, OTHER_LOGIN, EUR_LOGIN, STREAM_CONFIG, streamSeed } from '../stream/support/seed.js';
+import { KEYS, KILL_LOGIN, LOGIN, OTHER_LOGIN, EUR_LOGIN, STREAM_CONFIG, WEBHOOK, streamSeed } from '../stream/support/seed.js';
+import type { RunningServer } from '../support/server.js';
 import { rest, streamUrl, TestStream, type Msg } from '../stream/support/stream-client.js';
 import { clusterLoad, until } from './support.js';
 
@@ -18,8 +19,20 @@ const LEASE_MS = 2000;
 const FAILOVER_BOUND_MS = 2.5 * LEASE_MS;
 const LOGINS = [LOGIN, EUR_LOGIN, OTHER_LOGIN];
 
+const postSignal = (node: RunningServer): Promise<Response> => fetch(`${node.http}/v1/signal/${WEBHOOK.id}`, {
+  method: 'POST', headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ secret: WEBHOOK.secret, action: 'buy', symbol: 'BTCUSD' }),
+});
+
+const operatorCall = (node: RunningServer, method: string, path: string): Promise<Response> => fetch(`${node.console}${path}`, {
+  method, headers: { authorization: `Bearer ${node.adminToken}`, 'content-type': 'application/json' }, ...(method === 'GET' ? {} : { body: '{}' }),
+});
+
 describe('a cluster of three tas nodes on three NATS nodes', () => {
   let cluster: TasCluster;
+  const refusedSince = new Map<RunningServer, number>();
+  const refused = new Set<RunningServer>();
+  let resumed = false;
   beforeAll(async () => {
     cluster = await startTasCluster({ shards: SHARDS, leaseMs: LEASE_MS, config: STREAM_CONFIG, seed: streamSeed() });
   }, 90_000);
@@ -59,6 +72,53 @@ describe('a cluster of three tas nodes on three NATS nodes', () => {
     expect(event.status).toBe('filled');
     await stream.take((m: Msg) => m.channel === 'position' && m.ticket === order.ticket);
     await stream.close();
+  });
+
+  it('shares keys across nodes: a key paused on one node is refused by every node within a second', async () => {
+    const [a, b, c] = cluster.nodes as [RunningServer, RunningServer, RunningServer];
+    for (const node of [a, b, c]) expect((await rest(node, KEYS.eur, 'GET', `/accounts/${EUR_LOGIN}`)).status).toBe(200);
+    const pausedAtMs = performance.now();
+    expect((await operatorCall(a, 'POST', `/console/api/keys/${KEYS.eur.id}/pause`)).status).toBe(200);
+    for (const node of [b, c]) {
+      await until('the pause on another node', () => refusedSince.get(node) !== undefined, 1000, async () => {
+        const { status, body } = await rest(node, KEYS.eur, 'GET', `/accounts/${EUR_LOGIN}`);
+        if (status === 401) {
+          expect(body.error.message).toMatch(/paused/);
+          refusedSince.set(node, performance.now() - pausedAtMs);
+        }
+      });
+    }
+    console.log(`key pause seen by the other nodes after ${[...refusedSince.values()].map((ms) => ms.toFixed(0)).join(' and ')} ms`);
+    expect((await operatorCall(c, 'POST', `/console/api/keys/${KEYS.eur.id}/resume`)).status).toBe(200);
+    await until('the resume on another node', () => resumed, 1000, async () => {
+      resumed = (await rest(a, KEYS.eur, 'GET', `/accounts/${EUR_LOGIN}`)).status === 200;
+    });
+  });
+
+  it('fans a webhook signal out to an account another node owns, and the user kill switch reaches every node', async () => {
+    const [a, b, c] = cluster.nodes as [RunningServer, RunningServer, RunningServer];
+    // The webhook's target lives on the third node's shard; the signal comes in through the first.
+    expect(shardOf(KILL_LOGIN, SHARDS)).toBe(2);
+    const signal = await postSignal(a);
+    expect(signal.status).toBe(200);
+    const result = await signal.json() as { fanout: { login: string; ticket: number }[] };
+    expect(result.fanout).toEqual([expect.objectContaining({ login: KILL_LOGIN, ticket: expect.any(Number) })]);
+    // Triggered through the second node: it answers once the third node's shard closed the position.
+    const trigger = await operatorCall(b, 'POST', '/console/api/users/u2/kill-switch/trigger');
+    expect(trigger.status).toBe(200);
+    const report = await trigger.json() as { closed: { ticket: number }[]; failed: unknown[]; paused_webhooks: string[] };
+    expect(report.closed.map((p) => p.ticket)).toContain(result.fanout[0]!.ticket);
+    expect(report.failed).toEqual([]);
+    // Every node refuses the user's signals and non-manual trading now.
+    for (const node of [a, c]) {
+      await until('the kill switch on another node', () => refused.has(node), 1000, async () => {
+        if ((await postSignal(node)).status === 423) refused.add(node);
+      });
+      const state = await operatorCall(node, 'GET', '/console/api/users/u2/kill-switch');
+      expect((await state.json() as { state: string }).state).toBe('Triggered');
+    }
+    const strategy = await operatorPost(c, '/console/api/orders', { ...marketOrder(KILL_LOGIN, 'after-kill'), source: 'strategy' });
+    expect(strategy.status).toBe(423);
   });
 
   it('kill -9 of a node under steady load: no acknowledged order lost or filled twice, its shard served again in bound, the stream resumes with no gap', async () => {

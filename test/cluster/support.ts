@@ -53,11 +53,16 @@ export function clusterLoad(via: () => readonly RunningServer[], logins: readonl
   return { acked, refused, done, stop: () => { stopped = true; } };
 }
 
-/** Resolves once `until()` holds, checking after every acknowledgement turn; rejects after `timeoutMs`. */
-export async function until(what: string, cond: () => boolean, timeoutMs: number): Promise<void> {
+/**
+ * Resolves once `cond()` holds, running `probe` (a request that may make it hold) between checks,
+ * or waiting a moment when there is none; rejects after `timeoutMs`.
+ */
+export async function until(what: string, cond: () => boolean, timeoutMs: number, probe?: () => Promise<void>): Promise<void> {
   const deadline = performance.now() + timeoutMs;
-  while (!cond()) {
+  for (;;) {
+    if (probe !== undefined) await probe();
+    if (cond()) return;
     if (performance.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    if (probe === undefined) await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }

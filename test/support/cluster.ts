@@ -1,6 +1,9 @@
 // A tas cluster for tests: three NATS servers (Debian's nats-server) in one JetStream cluster and
 // tas nodes on loopback, each node a real process with its own data dir, each preferring one
 // shard so nodes started together own one each.
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { startNatsCluster, type NatsCluster } from '../../src/cluster/nats-servers.js';
 import { startServer, tempDir, type RunningServer, type ServerOptions } from './server.js';
 
@@ -31,6 +34,9 @@ export async function startTasCluster(opts: ClusterOptions = {}): Promise<TasClu
   const leaseMs = opts.leaseMs ?? 2000;
   const nats = await startNatsCluster(tempDir('tas-nats-'));
   const dataDirs = Array.from({ length: size }, () => tempDir('tas-node-'));
+  // Every node unseals the same secrets: one master key, copied into each data dir.
+  const masterKey = `${randomBytes(32).toString('base64')}\n`;
+  for (const dir of dataDirs) fs.writeFileSync(path.join(dir, 'master.key'), masterKey, { mode: 0o600 });
   const options = (i: number): ServerOptions => ({
     dataDir: dataDirs[i]!,
     config: {
