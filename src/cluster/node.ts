@@ -84,7 +84,9 @@ export class ClusterNode {
       }
       if (claim.t === 'taken') throw new NodeIdLiveError(`cluster.node_id ${JSON.stringify(node)} is already live in this cluster: give each node its own node_id`);
       if (claim.t === 'free') throw new Error(`cannot take this node's lease in the ${LEASE_BUCKET} bucket within ${JOIN_RETRY_MS} ms`);
-      return new ClusterNode(nc, main, self, new Lease(leases, MARKET_LEASE, node, config.lease_ms), jsm, opts);
+      const joined = new ClusterNode(nc, main, self, new Lease(leases, MARKET_LEASE, node, config.lease_ms), jsm, opts);
+      joined.keepAlive();
+      return joined;
     } catch (err) {
       await nc.close();
       throw err;
@@ -111,12 +113,21 @@ export class ClusterNode {
       const q = m === null ? null : decodeQuote(m.data);
       if (q?.ok) onQuote(q.value);
     }
-    const every = config.lease_ms / 3;
-    this.timers.push(setInterval(() => {
-      void this.self.renew().then((r) => { if (r.error !== null && !this.closed) log.error({ err: r.error, held: r.held }, 'this node\'s own lease could not be renewed'); });
-    }, every));
-    this.timers.push(setInterval(() => { void this.competeForMarket(); }, every));
+    this.timers.push(setInterval(() => { void this.competeForMarket(); }, config.lease_ms / 3));
     await this.competeForMarket();
+  }
+
+  /** Renews this node's lease from now on (a lapse, e.g. a long stall, is claimed again). */
+  private keepAlive(): void {
+    const { log, config } = this.opts;
+    this.timers.push(setInterval(() => {
+      void this.self.renew().then(async (r) => {
+        if (this.closed || r.held) return;
+        log.error({ err: r.error }, 'this node\'s own lease lapsed: claiming it again');
+        const claim = await this.self.claim();
+        if (claim.t === 'taken') log.error({ holder: claim.holder }, 'another process took this node\'s node_id');
+      });
+    }, config.lease_ms / 3));
   }
 
   /** Publishes a quote this node's market made, once, for every node. */

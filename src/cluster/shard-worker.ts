@@ -212,7 +212,8 @@ async function main(): Promise<void> {
     void lease.release();
     await upkeep.settle(r.checkpoint);
     r = build();
-    await startTail();
+    // Commands meanwhile are forwarded to whoever owns the shard, or refused while nobody does.
+    void startTail();
   };
 
   /** This replica holds the lease: applies the stream to its end, then writes its lead marker. */
@@ -238,7 +239,7 @@ async function main(): Promise<void> {
       log.warn({ why: led.message }, 'lead marker refused: staying a replica');
       claimed = false;
       void lease.release();
-      await startTail();
+      void startTail();
       return;
     }
     r.appliedSeq = led.seq;
@@ -361,7 +362,6 @@ async function main(): Promise<void> {
     if (role === 'owner') {
       if (lostBecause === null && !lease.held) lostBecause = 'its lease ran out before it could be renewed';
       if (lostBecause === null) await own(batch);
-      if (lostBecause !== null) await demote(lostBecause);
     } else {
       apply(tail.take());
       const local: Inbound[] = [];
@@ -379,7 +379,9 @@ async function main(): Promise<void> {
     for (let peer = 0; peer < writers.length; peer++) {
       while (outgoing[peer]!.length > 0) await writeFrame(writers[peer]!, outgoing[peer]!.shift()!);
     }
-    if (!worked && !started) await nap(upkeep.busy(r) ? BLOCK_BUSY_MS : BLOCK_IDLE_MS);
+    // Given up only once its answers left: a rebuild may wait for NATS.
+    if (role === 'owner' && lostBecause !== null) await demote(lostBecause);
+    else if (!worked && !started) await nap(upkeep.busy(r) ? BLOCK_BUSY_MS : BLOCK_IDLE_MS);
   }
 
   if (renewTimer !== null) clearInterval(renewTimer);

@@ -6,7 +6,11 @@
 // stream resumes on another node with no gap, and the node rejoins without taking shards back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shardOf } from '../../src/shard/protocol.js';
-import { startTasCluster, type TasCluster } from '../support/cluster.js';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connectNats } from '../../src/cluster/nats.js';
+import { commandSubject, journalStream, journalSubject, quoteSubject } from '../../src/cluster/names.js';
+import { nodeId, startTasCluster, type TasCluster } from '../support/cluster.js';
+import { startServer } from '../support/server.js';
 import { marketOrder, operatorPost, type Acked } from '../durability/support.js';
 import { KEYS, KILL_LOGIN, LOGIN, OTHER_LOGIN, EUR_LOGIN, STREAM_CONFIG, WEBHOOK, streamSeed } from '../stream/support/seed.js';
 import type { RunningServer } from '../support/server.js';
@@ -121,6 +125,41 @@ describe('a cluster of three tas nodes on three NATS nodes', () => {
     expect(strategy.status).toBe(423);
   });
 
+  it('drops messages on tas subjects that do not decode, applying nothing, and keeps serving', async () => {
+    const nc = await connectNats(cluster.nats.urls, 'garbage sender');
+    const garbage = new Uint8Array([0xc1, 0xff, 0x00, 0x13]);
+    const eurShard = shardOf(EUR_LOGIN, SHARDS);
+    nc.publish(commandSubject(eurShard), garbage);
+    nc.publish(quoteSubject('BTCUSD'), garbage);
+    // Stored in the shard's stream like any message: every replica skips it, and the owner's next
+    // write is refused (the stream moved), so the shard is rebuilt and taken again.
+    await (await jetstreamManager(nc)).streams.get(journalStream(eurShard)).then(() => nc.request(journalSubject(eurShard), garbage));
+    await nc.close();
+    for (const [i, node] of cluster.nodes.entries()) {
+      await node.waitForLog((l) => l.msg === 'quote that does not decode dropped');
+      if (i !== eurShard) await node.waitForLog((l) => l.msg === 'journal stream message that does not decode dropped (nothing applied)');
+    }
+    await cluster.nodes[eurShard]!.waitForLog((l) => l.msg === 'forwarded commands that do not decode dropped (nothing applied)');
+    let placed: Acked | null = null;
+    await until('an order on the shard after the garbage', () => placed !== null, 4 * LEASE_MS, async () => {
+      const res = await operatorPost(cluster.nodes[0]!, '/console/api/orders', marketOrder(EUR_LOGIN, 'after-garbage'));
+      const body = await res.json() as Acked & { order?: Acked };
+      if (res.status === 200) placed = body;
+      if (res.status === 409) placed = body.order ?? null;
+    });
+    const again = await operatorPost(cluster.nodes[1]!, '/console/api/orders', marketOrder(EUR_LOGIN, 'after-garbage'));
+    expect(again.status).toBe(409);
+  });
+
+  it('refuses a second node with a node_id already live, and a node whose NATS is unreachable, with messages that say so', async () => {
+    const config = (servers: readonly string[]) => ({
+      ...STREAM_CONFIG,
+      cluster: { enabled: true, node_id: nodeId(0), nats: { servers }, shards: SHARDS, replicas: 3, lease_ms: LEASE_MS, preferred_shards: [] },
+    });
+    await expect(startServer({ config: config(cluster.nats.urls), seed: streamSeed() })).rejects.toThrow(/cluster.node_id "n1" is already live/);
+    await expect(startServer({ config: config(['nats://127.0.0.1:1']), seed: streamSeed() })).rejects.toThrow(/cannot reach NATS at nats:\/\/127.0.0.1:1/);
+  });
+
   it('kill -9 of a node under steady load: no acknowledged order lost or filled twice, its shard served again in bound, the stream resumes with no gap', async () => {
     const victim = 2;
     const lost = shardOf(OTHER_LOGIN, SHARDS);
@@ -181,5 +220,15 @@ describe('a cluster of three tas nodes on three NATS nodes', () => {
     await rejoinLoad.done;
     expect(back.logs.some((l) => l.msg === 'shard owned')).toBe(false);
     expect([...rejoinLoad.refused]).toEqual([]);
+  }, 180_000);
+
+  it('with NATS gone, refuses what it cannot make durable: 503 for remote shards and for local ones (no quorum)', async () => {
+    await cluster.nats.stop();
+    const node = cluster.nodes[0]!;
+    for (const login of [LOGIN, OTHER_LOGIN]) {
+      const res = await operatorPost(node, '/console/api/orders', marketOrder(login, `no-nats-${login}`));
+      expect(res.status).toBe(503);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/quorum|owner|no node/);
+    }
   }, 180_000);
 });

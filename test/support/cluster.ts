@@ -27,6 +27,7 @@ export interface TasCluster {
 }
 
 export const nodeId = (i: number): string => `n${i + 1}`;
+const STOP_GRACE_MS = 10_000;
 
 export async function startTasCluster(opts: ClusterOptions = {}): Promise<TasCluster> {
   const size = opts.nodes ?? 3;
@@ -64,7 +65,12 @@ export async function startTasCluster(opts: ClusterOptions = {}): Promise<TasClu
   return {
     nats, nodes, leaseMs, start,
     stop: async () => {
-      await Promise.all(nodes.map((n) => n.stop().catch(() => undefined)));
+      // A node whose NATS is gone may not finish a clean stop: it is killed after a while.
+      await Promise.all(nodes.map(async (n) => {
+        const timer = setTimeout(() => { void n.kill(); }, STOP_GRACE_MS);
+        await n.stop().catch(() => undefined);
+        clearTimeout(timer);
+      }));
       await nats.stop();
     },
   };
