@@ -7,7 +7,8 @@ import path from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connectNats } from './nats.js';
 
-export const NATS_SERVER_BIN = process.env['NATS_SERVER'] ?? 'nats-server';
+/** $NATS_SERVER, else Debian's (in /usr/sbin, which a user's PATH may lack), else the PATH's. */
+export const NATS_SERVER_BIN = process.env['NATS_SERVER'] ?? (fs.existsSync('/usr/sbin/nats-server') ? '/usr/sbin/nats-server' : 'nats-server');
 const READY_TIMEOUT_MS = 30_000;
 
 export interface NatsServer {
@@ -35,8 +36,12 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Starts `size` servers in one JetStream cluster under `dir`; resolves once JetStream answers. */
-export async function startNatsCluster(dir: string, size = 3, log: (line: string) => void = () => undefined): Promise<NatsCluster> {
+/**
+ * Starts `size` servers in one JetStream cluster under `dir`; resolves once JetStream answers.
+ * `detached`: in their own process group, so a terminal's Ctrl-C reaches only the caller, which
+ * stops them after the tas nodes.
+ */
+export async function startNatsCluster(dir: string, size = 3, log: (line: string) => void = () => undefined, detached = false): Promise<NatsCluster> {
   const ports = await Promise.all(Array.from({ length: size * 2 }, freePort));
   const clientPorts = ports.slice(0, size);
   const routePorts = ports.slice(size);
@@ -48,7 +53,7 @@ export async function startNatsCluster(dir: string, size = 3, log: (line: string
     const child = spawn(NATS_SERVER_BIN, [
       '-a', '127.0.0.1', '-p', String(clientPort), '-n', name, '-js', '-sd', storeDir,
       '--cluster_name', 'tas', '--cluster', `nats://127.0.0.1:${routePorts[i]}`, '--routes', routes,
-    ], { stdio: ['ignore', 'ignore', 'pipe'] });
+    ], { stdio: ['ignore', 'ignore', 'pipe'], detached });
     child.stderr!.on('data', (d: Buffer) => { for (const line of d.toString().split('\n')) if (line.trim() !== '') log(`${name}: ${line}`); });
     return { name, url: `nats://127.0.0.1:${clientPort}`, clientPort, process: child };
   });

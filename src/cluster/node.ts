@@ -142,7 +142,7 @@ export class ClusterNode {
     this.setPricing(false);
     await this.market.release();
     await this.self.release();
-    await this.nc.drain();
+    await this.nc.drain().catch((err: unknown) => this.opts.log.warn({ err }, 'NATS connection not drained'));
   }
 
   private async competeForMarket(): Promise<void> {
