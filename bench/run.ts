@@ -2,6 +2,7 @@
 // each (other processes on a 2-core box skew every figure). `node dist/bench/run.js engine shard`
 // runs only the named suites.
 import { availableParallelism, loadavg } from 'node:os';
+import { benchCluster } from './cluster.bench.js';
 import { benchEngine } from './engine.bench.js';
 import { benchFixCodec } from './fix-codec.bench.js';
 import { benchFixRoundtrip } from './fix-roundtrip.bench.js';
@@ -29,6 +30,7 @@ const suites: Record<string, () => Promise<Row[]>> = {
     ? { name: r.name, median: `${r.median.toFixed(1)}x`, p99: '-' }
     : { name: r.name, median: ns(r.median), p99: ns(r.p99), throughput: perSec(r.opsPerSec) })),
   shard: benchShard,
+  cluster: benchCluster,
   rest: benchRest,
   stream: benchStream,
   'fix-roundtrip': benchFixRoundtrip,
