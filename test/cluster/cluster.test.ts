@@ -15,6 +15,7 @@ import { marketOrder, operatorPost, type Acked } from '../durability/support.js'
 import { KEYS, KILL_LOGIN, LOGIN, OTHER_LOGIN, EUR_LOGIN, STREAM_CONFIG, WEBHOOK, streamSeed } from '../stream/support/seed.js';
 import type { RunningServer } from '../support/server.js';
 import { rest, streamUrl, TestStream, type Msg } from '../stream/support/stream-client.js';
+import { RestClient, StreamClient } from '../../src/client/index.js';
 import { clusterLoad, until } from './support.js';
 
 const SHARDS = 3;
@@ -165,9 +166,15 @@ describe('a cluster of three tas nodes on three NATS nodes', () => {
     const lost = shardOf(OTHER_LOGIN, SHARDS);
     expect(lost).toBe(victim);
     const survivors = () => cluster.nodes.filter((_, i) => i !== victim);
-    // A subscriber on the node that dies.
-    const before = await TestStream.open(streamUrl(cluster.nodes[victim]!.httpPort, KEYS.other));
-    await before.request({ op: 'subscribe', id: 1, channels: ['orders', 'positions'], login: OTHER_LOGIN });
+    // An SDK subscriber on the node that dies, given every node's address.
+    const urls = (scheme: 'ws' | 'http') => [victim, ...[0, 1, 2].filter((i) => i !== victim)].map((i) => `${scheme}://127.0.0.1:${cluster.nodes[i]!.httpPort}/v1`);
+    const sdkStream = new StreamClient({ url: urls('ws'), keyId: KEYS.other.id, secret: KEYS.other.secret, backoff: { initialMs: 50, maxMs: 500 } });
+    const seqs: number[] = [];
+    const seenOrders = new Set<string>();
+    sdkStream.on('order', (m) => { seqs.push(m.seq); if (m.status === 'filled') seenOrders.add(m.id); });
+    sdkStream.on('position', (m) => seqs.push(m.seq));
+    await sdkStream.connect();
+    await sdkStream.subscribe({ channels: ['orders', 'positions'], login: OTHER_LOGIN });
 
     const load = clusterLoad(survivors, LOGINS, 'steady-', 4);
     await until('orders before the kill', () => load.acked.size >= 30, 30_000);
@@ -193,18 +200,16 @@ describe('a cluster of three tas nodes on three NATS nodes', () => {
     }
     expect(ackedBeforeKill.size).toBeGreaterThanOrEqual(30);
 
-    // The subscriber resumes on a survivor from the last seq it saw: no gap, no duplicate.
-    const seen = before.messages.filter((m: Msg) => m.channel === 'order' || m.channel === 'position').map((m: Msg) => m.seq as number);
-    const after = await TestStream.open(streamUrl(check!.httpPort, KEYS.other));
-    const lastSeen = seen.at(-1) ?? 0;
-    expect((await after.request({ op: 'subscribe', id: 1, channels: ['orders', 'positions'], login: OTHER_LOGIN, since_seq: lastSeen })).channel).toBe('subscribed');
+    // The SDK's stream resumed on a survivor from the last seq it saw: every order, no gap, no repeat.
     const mine = [...load.acked.values()].filter((o) => o.login === OTHER_LOGIN);
-    const missing = mine.filter((o) => !before.messages.some((m: Msg) => m.channel === 'order' && m.id === o.id));
-    for (const o of missing) await after.take((m: Msg) => m.channel === 'order' && m.id === o.id && m.status === 'filled', 10_000);
-    const resumed = after.messages.filter((m: Msg) => m.channel === 'order' || m.channel === 'position').map((m: Msg) => m.seq as number);
-    const all = [...seen, ...resumed];
-    expect(all).toEqual(Array.from({ length: all.length }, (_, i) => all[0]! + i));
-    await after.close();
+    await until('every order of the account on the resumed stream', () => mine.every((o) => seenOrders.has(o.id)), 10_000);
+    expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => seqs[0]! + i));
+    sdkStream.close();
+    // The SDK's REST client, told of every node, reads through a survivor once the first is gone.
+    const sdk = new RestClient({ baseUrl: urls('http'), keyId: KEYS.other.id, secret: KEYS.other.secret });
+    const [someClientId, someOrder] = [...load.acked].find(([, o]) => o.login === OTHER_LOGIN)!;
+    expect((await sdk.getOrderByClientId(someClientId)).id).toBe(someOrder.id);
+    expect(sdk.baseUrl).not.toBe(urls('http')[0]);
 
     // The node returns as a replica while orders flow through the others: it takes no shard
     // back, no order is refused meanwhile, and it serves every account through the owners.
