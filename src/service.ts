@@ -3,6 +3,9 @@
 // only once every listener and shard is up; the `ready` log line carries the bound ports.
 import type { StartOptions } from './config/types.js';
 import { registerConsole } from './console/register.js';
+import { EquityHistory } from './console/equity/equity-history.js';
+import { recordShardSamples } from './console/equity/shard-samples.js';
+import { chartTables } from './console/tables.js';
 import { registerRest } from './gateway/rest/routes.js';
 import { registerWebhooks } from './gateway/webhooks/register.js';
 import { registerStream } from './gateway/stream/register.js';
@@ -124,6 +127,9 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
   pool.client.listen(history);
   pool.client.listen({ events: (events) => metrics.observeEvents(events) });
   metrics.readShards(poolShardStats(pool));
+  // Listening before anything is delivered: the shards sample a new account at once.
+  const equity = new EquityHistory(chartTables(store), log);
+  const stopEquity = recordShardSamples(pool.client, equity, log);
   readModel.load(store.shards);
   pool.run();
   for (const name of market.board.symbols) {
@@ -182,7 +188,7 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
   const rest = registerRest(httpApp, ctx);
   const stream = registerStream(httpApp, ctx);
   const webhooks = await registerWebhooks(httpApp, ctx);
-  const consoleService = registerConsole(consoleApp, ctx, { adminToken: admin.token, stats: rest.stats, webhooks });
+  const consoleService = registerConsole(consoleApp, ctx, { adminToken: admin.token, stats: rest.stats, webhooks, equity });
   const fix = await startFixGateway(ctx, onFatal);
   await shared?.watch(store, {
     [KEYS.name]: (id) => ctx.auth.keys.reload(id as string),
@@ -217,6 +223,7 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
       shared?.stop();
       await webhooks.close();
       await consoleService.close();
+      await stopEquity();
       await store.close();
     },
   };

@@ -3,7 +3,8 @@ import type { AccountState } from './account.js';
 import { isReject, tradingAccount, type Core, type Slot } from './core.js';
 import { formatLots, formatMoney, formatPrice } from './format.js';
 import type { MarketSymbol } from './market.js';
-import { entryPrice, floatingTotalCents, marginCents, marginCurrency } from './money.js';
+import { floatingCents, floatingChanged } from './floating.js';
+import { entryPrice, marginCents, marginCurrency } from './money.js';
 import { badRequest, duplicateClientId, invalidOrder, marketClosed, notFound } from './rejects.js';
 import { sizedVolume } from './sizing.js';
 import type { Tx } from './tx.js';
@@ -40,8 +41,7 @@ function volumeReject(volume: Centilots, sym: MarketSymbol): Reject | null {
 }
 
 function equityCents(core: Core, account: AccountState): Cents {
-  if (account.positions.size === 0) return account.balance;
-  return account.balance + floatingTotalCents(account.positions.values(), core.market, account.currency);
+  return account.positions.size === 0 ? account.balance : account.balance + floatingCents(core, account);
 }
 
 /** The margin `volume` at `price` would hold, if the account can convert it and has the free margin. */
@@ -69,6 +69,7 @@ function openPosition(core: Core, tx: Tx, account: AccountState, slot: Slot, fil
   };
   account.margin += margin;
   account.positions.set(ticket, position);
+  floatingChanged(core, account, null, position);
   slot.book.putPosition(position);
   account.settle(filled);
   tx.order(account, filled);

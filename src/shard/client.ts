@@ -9,9 +9,9 @@
 // its callback sees its own change. Delivery is sliced: receive() stops after `budgetMs` and
 // resumes where it stopped on the next call, so a frame of ten thousand events (a kill switch)
 // never holds its thread for long; `backlogged` tells the caller to come back soon.
-import type { AccountRecord, Command, EngineEvent, Quote } from '../engine/types.js';
+import type { AccountRecord, Command, EngineEvent, Quote, UnixMs } from '../engine/types.js';
 import { ConflatingWriter } from '../ring/index.js';
-import type { Answer, CommandItem, JournalHealth, Query, ShardInbound, ShardOutbound } from './protocol.js';
+import type { Answer, CommandItem, EquitySample, JournalHealth, Query, ShardInbound, ShardOutbound } from './protocol.js';
 import { shardOf } from './protocol.js';
 
 export interface ShardTransport {
@@ -38,6 +38,8 @@ export interface ShardListener {
   /** The shard's tables now reflect its journal up to `lsn`. */
   readonly checkpoint?: (shard: number, lsn: number) => void;
   readonly health?: (shard: number, health: JournalHealth) => void;
+  /** A shard's once-a-minute balance and equity of each of its accounts. */
+  readonly equity?: (atMs: UnixMs, samples: readonly EquitySample[]) => void;
 }
 
 export interface Outgoing { readonly cmd: Command; readonly onAnswer: ShardCallback }
@@ -221,8 +223,11 @@ export class ShardClient {
   }
 
   private notify(frame: Exclude<ShardOutbound, { t: 'batch' }>): void {
-    if (frame.t === 'checkpoint') this.each((l) => l.checkpoint?.(frame.shard, frame.lsn));
-    else this.each((l) => l.health?.(frame.shard, frame.journal));
+    switch (frame.t) {
+      case 'checkpoint': this.each((l) => l.checkpoint?.(frame.shard, frame.lsn)); break;
+      case 'health': this.each((l) => l.health?.(frame.shard, frame.journal)); break;
+      case 'equity': this.each((l) => l.equity?.(frame.atMs, frame.samples)); break;
+    }
   }
 
   private each(run: (l: ShardListener) => void): void {

@@ -1,6 +1,6 @@
 // Frames carried (msgpackr-encoded) by the SPSC rings between a shard and its peers (the main thread
 // and the FIX thread). Each peer owns one ring into the shard and reads one ring out of it.
-import type { AccountRecord, AccountSnapshot, Command, EngineEvent, OrderRecord, Quote, Reject, Result } from '../engine/types.js';
+import type { AccountRecord, AccountSnapshot, Cents, Command, EngineEvent, OrderRecord, Quote, Reject, Result, UnixMs } from '../engine/types.js';
 
 export type { AccountSnapshot };
 
@@ -69,7 +69,11 @@ export type ShardOutbound =
   /** To the main thread: the shard's tables now hold everything up to this journal LSN. */
   | { readonly t: 'checkpoint'; readonly shard: number; readonly lsn: number }
   /** To the main thread, when it changes: whether the shard can make orders durable. */
-  | { readonly t: 'health'; readonly shard: number; readonly journal: JournalHealth };
+  | { readonly t: 'health'; readonly shard: number; readonly journal: JournalHealth }
+  /** To the main thread, once a minute: every account's balance and equity, for the equity history. */
+  | { readonly t: 'equity'; readonly shard: number; readonly atMs: UnixMs; readonly samples: readonly EquitySample[] };
+
+export interface EquitySample { readonly login: string; readonly balance: Cents; readonly equity: Cents }
 
 export type ShardSignal =
   /** The shard has recovered its state and drains its rings. */

@@ -1,6 +1,6 @@
 // What runs behind a shard's order path, between batches: the checkpoint (write-behind, started
-// once enough records are noted or some time has passed), the hourly retention pruning, and the
-// journal's health as the main thread should see it. Shared by the single-process shard and the
+// once enough records are noted or some time has passed), the equity samples, the hourly retention
+// pruning, and the journal's health as the main thread should see it. Shared by the single-process shard and the
 // cluster shard (src/cluster), whose engine and checkpoint are rebuilt when it changes role.
 import type { Engine } from '../engine/engine.js';
 import { eventLoopTurn } from '../ring/idle.js';
@@ -14,6 +14,12 @@ const PRUNE_EVERY_MS = 3600_000;
 /** A checkpoint starts once this many records are noted, or this long after the last one. */
 const CHECKPOINT_RECORDS = 8192;
 const CHECKPOINT_EVERY_MS = 200;
+/**
+ * Balance and equity of every account go to the main thread's equity history this often, on the
+ * minute, and at once when the shard has accounts it had not sampled (a new account's history
+ * starts when the account does).
+ */
+const EQUITY_SAMPLE_MS = 60_000;
 
 /** The shard's state the upkeep works on (replaced when a cluster shard rebuilds). */
 export interface UpkeepTarget {
@@ -39,6 +45,8 @@ export class ShardUpkeep {
   private pruneDueMs = 0;
   private pruning: Promise<void> | null = null;
   private health: JournalHealth | null = null;
+  private equityDueMs = 0;
+  private sampledAccounts = 0;
 
   constructor(private readonly opts: UpkeepOptions) {}
 
@@ -63,6 +71,12 @@ export class ShardUpkeep {
         },
         (err: unknown) => opts.log.error({ err }, 'checkpoint failed (the journal still holds everything; the next one retries)'),
       );
+    }
+    if (nowMs >= this.equityDueMs || engine.accountCount !== this.sampledAccounts) {
+      this.equityDueMs = nowMs - (nowMs % EQUITY_SAMPLE_MS) + EQUITY_SAMPLE_MS;
+      this.sampledAccounts = engine.accountCount;
+      const samples = [...engine.allMetrics()].map(({ login, metrics }) => ({ login, balance: metrics.balance, equity: metrics.equity }));
+      if (samples.length > 0) opts.toMain({ t: 'equity', shard: opts.shard, atMs: nowMs, samples });
     }
     if (this.pruning === null && nowMs >= this.pruneDueMs) {
       this.pruneDueMs = nowMs + PRUNE_EVERY_MS;

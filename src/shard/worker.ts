@@ -120,7 +120,7 @@ async function main(): Promise<void> {
   if (core.health.state !== 'failed') {
     journal.release(checkpoint.writeSync(engine.idCounter));
   }
-  journal.close();
+  await journal.close();
   inbox.close();
   await store.close();
   signal({ t: 'stopped', shard: data.shard });
