@@ -15,7 +15,7 @@
 // and every earlier owner's next publish is refused. Losing it (lease lost, a publish refused or
 // unconfirmed): the engine may hold a batch the stream does not, so the shard rebuilds from its
 // checkpoint and the stream, as a replica, without reporting again what its peers already saw.
-import { parentPort, workerData } from 'node:worker_threads';
+import { workerData } from 'node:worker_threads';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import type { Msg, Subscription } from '@nats-io/transport-node';
@@ -26,7 +26,8 @@ import { openShardStore } from '../store/store.js';
 import { createLogger } from '../util/log.js';
 import { ShardCore, MAIN, REMOTE, type Inbound, type Peer, type Replicated } from '../shard/core.js';
 import { OrderArchive } from '../shard/order-archive.js';
-import type { CommandItem, OutItem, ShardInbound, ShardOutbound, ShardSignal } from '../shard/protocol.js';
+import type { CommandItem, OutItem, ShardInbound, ShardOutbound } from '../shard/protocol.js';
+import { endShardThread, runShardThread, signalMain } from '../shard/thread.js';
 import { recoverShard, type Recovered } from '../shard/recovery.js';
 import { ShardStatsBoard } from '../shard/stats.js';
 import { ShardUpkeep } from '../shard/upkeep.js';
@@ -54,7 +55,6 @@ const data = workerData as ShardWorkerData & { readonly cluster: ClusterShardDat
 const { node, leaseMs } = data.cluster;
 const preferred = data.cluster.preferredShards.includes(data.shard);
 const log = createLogger(data.logLevel, { thread: `shard-${data.shard}`, node });
-const signal = (s: ShardSignal): void => parentPort!.postMessage(s);
 
 /** The shard's state, rebuilt from the checkpoint and the stream when the node loses the shard. */
 interface Replica {
@@ -132,6 +132,7 @@ async function main(): Promise<void> {
     for (const { seq, message } of messages) {
       if (seq <= r.appliedSeq) continue;
       r.appliedSeq = seq;
+      // A message that applies nothing still moves the position a lead marker must expect.
       r.journal.follow(r.appliedLsn, seq);
       if (!message.ok) {
         log.error({ seq, why: message.why }, 'journal stream message that does not decode dropped (nothing applied)');
@@ -188,7 +189,7 @@ async function main(): Promise<void> {
   };
 
   const startTail = async (): Promise<void> => {
-    for (;;) {
+    while (!r.core.stopping) {
       try {
         await tail.start(r.appliedSeq);
         return;
@@ -344,7 +345,7 @@ async function main(): Promise<void> {
   r.checkpoint.writeSync(r.engine.idCounter);
   reportedLsn = r.appliedLsn;
   outgoing.forEach((o) => { o.length = 0; });
-  signal({ t: 'ready', shard: data.shard, accounts: r.engine.accountCount });
+  signalMain({ t: 'ready', shard: data.shard, accounts: r.engine.accountCount });
   log.info({ accounts: r.engine.accountCount, lsn: r.appliedLsn, seq: r.appliedSeq }, 'shard replica ready');
   void claimLoop();
 
@@ -392,12 +393,7 @@ async function main(): Promise<void> {
   if (role === 'owner') await lease.release();
   // NATS may be gone already: the stop is clean as far as this node goes.
   await nc.drain().catch((err: unknown) => log.warn({ err }, 'NATS connection not drained'));
-  inbox.close();
-  await store.close();
-  signal({ t: 'stopped', shard: data.shard });
+  await endShardThread(inbox, store, data.shard);
 }
 
-main().catch((err: unknown) => {
-  log.fatal({ err }, 'shard failed');
-  process.exit(1);
-});
+runShardThread(main, log);

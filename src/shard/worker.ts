@@ -4,7 +4,7 @@
 // (one journal write and sync), write one frame per peer back, and keep the checkpoint going
 // behind. With nothing to do it waits as config `shard_idle` says (src/ring/idle.ts), returning to
 // its event loop often enough for LMDB's commit callbacks, segment preparation and retention.
-import { parentPort, workerData } from 'node:worker_threads';
+import { workerData } from 'node:worker_threads';
 import { FrameReader, FrameWriter, Inbox } from '../ring/index.js';
 import { eventLoopTurn, idleStrategy } from '../ring/idle.js';
 import { crashNow, FaultyJournalIo, parseFaults } from '../store/faults.js';
@@ -16,7 +16,8 @@ import { QuoteBoard } from '../market/quote-board.js';
 import { FAULTS_VARIABLE } from '../config/env.js';
 import { ShardCore, PEERS, MAIN, type Inbound, type Peer } from './core.js';
 import { OrderArchive } from './order-archive.js';
-import type { ShardInbound, ShardOutbound, ShardSignal } from './protocol.js';
+import type { ShardInbound, ShardOutbound } from './protocol.js';
+import { endShardThread, runShardThread, signalMain } from './thread.js';
 import { recoverShard } from './recovery.js';
 import { ShardStatsBoard } from './stats.js';
 import { ShardUpkeep } from './upkeep.js';
@@ -35,7 +36,6 @@ const HEADROOM_BYTES = 4 * 1024 * 1024;
 
 const data = workerData as ShardWorkerData;
 const log = createLogger(data.logLevel, { thread: `shard-${data.shard}` });
-const signal = (s: ShardSignal): void => parentPort!.postMessage(s);
 
 function journalIo(): JournalIo {
   const faults = parseFaults(process.env[FAULTS_VARIABLE]);
@@ -82,7 +82,7 @@ async function main(): Promise<void> {
   });
   const target = { engine, checkpoint, get health() { return core.health; } };
 
-  signal({ t: 'ready', shard: data.shard, accounts: engine.accountCount });
+  signalMain({ t: 'ready', shard: data.shard, accounts: engine.accountCount });
   log.info({ accounts: engine.accountCount, lsn: recovered.nextLsn - 1, idle: data.idle }, 'shard recovered');
 
   let lastTurnMs = Date.now();
@@ -121,14 +121,7 @@ async function main(): Promise<void> {
     journal.release(checkpoint.writeSync(engine.idCounter));
   }
   await journal.close();
-  inbox.close();
-  await store.close();
-  signal({ t: 'stopped', shard: data.shard });
+  await endShardThread(inbox, store, data.shard);
 }
 
-main().catch((err: unknown) => {
-  log.fatal({ err }, 'shard failed');
-  // The main thread sees the worker exit and stops the service: an account without its writer
-  // must not keep accepting requests.
-  process.exit(1);
-});
+runShardThread(main, log);
