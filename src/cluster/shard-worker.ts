@@ -174,16 +174,15 @@ async function main(): Promise<void> {
       if (r.appliedSeq >= end) return true;
       const left = deadline - performance.now();
       if (left <= 0) return false;
-      await nap(Math.min(left, BLOCK_IDLE_MS));
+      // Frames waiting in the rings wait: only the stream's arrivals (or time) end this nap.
+      await nap(Math.min(left, BLOCK_IDLE_MS), false);
     }
   };
 
-  const nap = async (ms: number): Promise<void> => {
+  const nap = async (ms: number, rings = true): Promise<void> => {
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      inbox.whenReadable(),
-      new Promise<void>((resolve) => { wakeUp = resolve; timer = setTimeout(resolve, ms); }),
-    ]);
+    const woken = new Promise<void>((resolve) => { wakeUp = resolve; timer = setTimeout(resolve, ms); });
+    await (rings ? Promise.race([inbox.whenReadable(), woken]) : woken);
     clearTimeout(timer);
     wakeUp = null;
   };
