@@ -1,7 +1,7 @@
 # Two commands on a fresh machine: `make run` and `make test`.
 NODE_MODULES_STAMP := node_modules/.installed
 
-.PHONY: run cluster build test check typecheck lint bench screenshots clean
+.PHONY: run cluster build test check typecheck lint bench soak screenshots clean
 
 $(NODE_MODULES_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
