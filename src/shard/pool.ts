@@ -41,6 +41,8 @@ export interface PeerRings {
 
 export interface ShardPoolOptions extends Omit<ShardWorkerData, 'shard' | 'inbound' | 'outbound' | 'stats'> {
   readonly log: Logger;
+  /** The shard thread's module: ./worker.js unless a cluster node runs its own (src/cluster). */
+  readonly workerUrl?: URL;
   /** Called when a shard thread dies: the service cannot run without an account's writer. */
   readonly onFatal: (err: Error) => void;
 }
@@ -73,12 +75,12 @@ export class ShardPool {
       fromFix.push(inbound[1]!);
       toMain.push(outbound[0]!);
       toFix.push(outbound[1]!);
-      const { log: _log, onFatal: _onFatal, ...shared } = opts;
+      const { log: _log, onFatal: _onFatal, workerUrl = new URL('./worker.js', import.meta.url), ...shared } = opts;
       const stats = ShardStatsBoard.create();
       this.boards.push(stats);
       this.rings.push({ mainIn: inbound[0]!, mainOut: outbound[0]!, fixIn: inbound[1]!, fixOut: outbound[1]! });
       const data: ShardWorkerData = { ...shared, shard, inbound, outbound, stats: stats.sab };
-      this.workers.push(new Worker(new URL('./worker.js', import.meta.url), { workerData: data, name: `shard-${shard}` }));
+      this.workers.push(new Worker(workerUrl, { workerData: data, name: `shard-${shard}` }));
     }
     this.fixRings = { toShards: fromFix, fromShards: toFix, doorbell: fixBell };
     this.inbox = new Inbox(toMain);
