@@ -28,6 +28,7 @@ import { ReadModel } from './shard/read-model.js';
 import { SecretBox } from './store/secret-box.js';
 import { KEYS } from './store/records.js';
 import { reshardDataDir } from './shard/reshard.js';
+import { marginPolicyOf } from './config/margin-policy.js';
 import { ShardHistory } from './shard/history.js';
 import { seedStore } from './store/seed.js';
 import { openStore, SYMBOLS, type Store } from './store/store.js';
@@ -59,8 +60,9 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
   const symbolList = [...boot.table(SYMBOLS).getRange()].map((e) => e.value);
   const haltedKeys = [...boot.table(KEYS).getRange()].flatMap(({ value: k }) => (k.halted ? [{ login: k.login, keyId: k.id }] : []));
   await boot.close();
+  const marginPolicy = marginPolicyOf(config.margin);
   const resharded = await reshardDataDir(config.data_dir, config.durability, config.shards, {
-    symbols: symbolList, haltedKeys, clientIdRetentionMs: CLIENT_ID_RETENTION_MS, nowMs: Date.now(),
+    symbols: symbolList, haltedKeys, clientIdRetentionMs: CLIENT_ID_RETENTION_MS, marginPolicy, nowMs: Date.now(),
   });
   if (resharded) log.info(resharded, 'accounts moved to their new shards');
   const store = openStore(config.data_dir, config.durability, config.shards);
@@ -81,6 +83,7 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
     journal: config.journal,
     logLevel: config.log.level,
     symbols: symbolList,
+    marginPolicy,
     board: { sab: market.board.sab, symbols: market.board.symbols },
     clientIdRetentionMs: CLIENT_ID_RETENTION_MS,
     eventRetentionMs: config.stream.retention_hours * 3600_000,

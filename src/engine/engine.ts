@@ -16,7 +16,8 @@ import { badRequest } from './rejects.js';
 import { tick } from './ticks.js';
 import { Tx } from './tx.js';
 import type {
-  AccountMetrics, AccountSnapshot, Cents, Command, DeadManRecord, EngineInit, MarginLevels, OrderRecord, Outcome, Quote, Reject, Result, UnixMs,
+  AccountMetrics, AccountSnapshot, Cents, Command, DeadManRecord, EngineInit, MarginLevels, OrderRecord, Outcome, Quote, Reject, Result, SymbolSpec,
+  UnixMs,
 } from './types.js';
 
 export class Engine {
@@ -30,6 +31,10 @@ export class Engine {
 
   get shardId(): number {
     return this.core.ids.shardId;
+  }
+
+  get symbols(): readonly SymbolSpec[] {
+    return this.core.market.specs;
   }
 
   get accountCount(): number {

@@ -16,6 +16,8 @@ import type { Tx } from './tx.js';
 import type { MarginLevels, MarginPolicy, PositionRecord } from './types.js';
 
 const NO_LEVELS: MarginLevels = { marginCallPercent: 0, stopOutPercent: 0 };
+/** A policy that never stops out (tools, benchmarks). */
+export const NO_STOP_OUT: MarginPolicy = { defaults: NO_LEVELS, groups: [] };
 
 /** Margin levels by account group. */
 export class MarginRules {

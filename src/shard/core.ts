@@ -5,15 +5,23 @@
 // The state tables are a checkpoint behind the journal: the batch's outcomes are noted for it once
 // the journal holds them, and nobody waits for it.
 //
+// Dead-man's switches: their deadlines are engine state, but the engine reads no clock, so the
+// shard watches them here with its own clock: each batch first fires every switch whose deadline
+// passed (a journaled fireDeadMan command, so a replay fires it at the same time), and the worker
+// runs a batch, empty if need be, once `nextDeadlineMs` has come. Kept in the shard rather than
+// on the main thread so a firing needs no peer: it happens while no client is connected, and at
+// start for a deadline that passed while the service was down (the first batch after recovery).
+//
 // The journal decides what may happen: when it cannot take records (disk full) a batch's commands
 // are answered `unavailable` without being applied, and ticks are held back (their latest per
 // symbol applies once it can); when a commit fails, the batch's effects are in the engine but not
 // on disk, so the shard refuses everything from then on and a restart recovers what is durable.
 import type { Engine } from '../engine/engine.js';
 import { tooLate } from '../engine/orders.js';
-import type { AccountRecord, Command, EngineEvent, Outcome, Quote, Reject, Result, UnixMs } from '../engine/types.js';
+import type { AccountRecord, Command, DeadManFiredResult, EngineEvent, Outcome, Quote, Reject, Result, UnixMs } from '../engine/types.js';
 import type { CheckpointWriter } from '../store/checkpoint.js';
 import { JournalError, type JournalWriter } from '../store/journal/writer.js';
+import { LivePnl } from './live-pnl.js';
 import type { OrderArchive } from './order-archive.js';
 import type { ShardStatsBoard } from './stats.js';
 import type { Answer, JournalHealth, OutItem, Query, ShardInbound, ShardOutbound } from './protocol.js';
@@ -33,7 +41,7 @@ export interface Inbound { readonly peer: Peer; readonly frame: ShardInbound }
  */
 export function changesState(o: Outcome): boolean {
   return o.events.length > 0 || o.accounts.length > 0 || o.orders.length > 0 || o.positions.length > 0
-    || o.closedTickets.length > 0 || o.clientIds.length > 0 || o.keyHalts.length > 0;
+    || o.closedTickets.length > 0 || o.clientIds.length > 0 || o.keyHalts.length > 0 || o.deadMen.length > 0;
 }
 
 /** What one peer receives from one batch. */
@@ -53,6 +61,10 @@ class PeerFrame {
     const last = this.items.at(-1);
     if (last?.k === 'events') (last.events as EngineEvent[]).push(...wanted);
     else this.items.push({ k: 'events', events: wanted });
+  }
+
+  fired(result: DeadManFiredResult): void {
+    this.items.push({ k: 'fired', result, events: [] });
   }
 
   changed(accounts: readonly AccountRecord[]): void {
@@ -91,6 +103,8 @@ export class ShardCore {
   private readonly fixWatch = new Set<string>();
   private healthValue: JournalHealth = HEALTHY;
   stopping = false;
+  /** Live P&L of the accounts the main thread's stream watches (swept by the worker, behind the order path). */
+  readonly live: LivePnl;
 
   constructor(
     readonly shard: number,
@@ -100,7 +114,14 @@ export class ShardCore {
     private readonly archive: OrderArchive,
     private readonly clock: () => UnixMs,
     private readonly stats: ShardStatsBoard,
-  ) {}
+  ) {
+    this.live = new LivePnl(shard, engine, engine.symbols.map((s) => s.name));
+  }
+
+  /** The earliest armed dead-man's deadline: the worker runs a batch once it has come. */
+  nextDeadlineMs(): UnixMs | null {
+    return this.healthValue.state === 'failed' ? null : this.engine.nextDeadlineMs();
+  }
 
   get health(): JournalHealth { return this.healthValue; }
 
@@ -114,6 +135,7 @@ export class ShardCore {
       for (const quote of this.heldQuotes.values()) this.tick(quote, out, journaled);
       this.heldQuotes.clear();
     }
+    if (writable) this.fireDue(out, journaled);
 
     for (const { peer, frame } of batch) {
       switch (frame.t) {
@@ -134,6 +156,7 @@ export class ShardCore {
             out[peer]!.reply(corr, this.answer(cmd, outcome.result), outcome.events);
             out[1 - peer]!.events(outcome.events);
             for (const o of out) o.changed(outcome.accounts);
+            if (outcome.result.ok && outcome.result.kind === 'deadManFired') out[MAIN]!.fired(outcome.result);
           }
           break;
         case 'query':
@@ -142,6 +165,9 @@ export class ShardCore {
         case 'watch':
           if (frame.on) this.fixWatch.add(frame.login);
           else this.fixWatch.delete(frame.login);
+          break;
+        case 'live':
+          this.live.want(frame.login, frame.on);
           break;
         case 'stop':
           this.stopping = true;
@@ -171,6 +197,24 @@ export class ShardCore {
     for (const o of out) {
       o.events(outcome.events);
       o.changed(outcome.accounts);
+    }
+  }
+
+  /** Fires every dead-man's switch whose deadline has passed by the shard's clock (see the head of this file). */
+  private fireDue(out: readonly PeerFrame[], journaled: Journaled[]): void {
+    const nowMs = this.clock();
+    const next = this.engine.nextDeadlineMs();
+    if (next === null || next > nowMs) return;
+    for (const due of this.engine.dueDeadMen(nowMs)) {
+      const cmd: Command = { kind: 'fireDeadMan', login: due.login, keyId: due.keyId, cause: 'deadline', closePositions: due.closePositions };
+      const outcome = this.engine.apply(cmd, nowMs);
+      if (!changesState(outcome)) continue;
+      journaled.push({ lsn: this.append(nowMs, cmd, journaled), outcome, quote: null });
+      for (const o of out) {
+        o.events(outcome.events);
+        o.changed(outcome.accounts);
+      }
+      if (outcome.result.ok && outcome.result.kind === 'deadManFired') out[MAIN]!.fired(outcome.result);
     }
   }
 

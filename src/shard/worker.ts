@@ -56,7 +56,8 @@ async function main(): Promise<void> {
   const io = journalIo();
   const crashAt = checkpointCrashAt();
   const recovered = recoverShard(store, io, {
-    shard: data.shard, symbols: data.symbols, clientIdRetentionMs: data.clientIdRetentionMs, haltedKeys: data.haltedKeys, nowMs: Date.now(),
+    shard: data.shard, symbols: data.symbols, clientIdRetentionMs: data.clientIdRetentionMs, haltedKeys: data.haltedKeys,
+    marginPolicy: data.marginPolicy, nowMs: Date.now(),
     // The writes are queued, not committed: dying on the next turn kills the checkpoint midway.
     checkpointHooks: crashAt === undefined ? {} : { afterQueued: (n) => { if (n === crashAt) setImmediate(crashNow); } },
   });
@@ -109,6 +110,8 @@ async function main(): Promise<void> {
       pruneDueMs = nowMs + PRUNE_EVERY_MS;
       pruning = prune().catch((err: unknown) => log.error({ err }, 'history pruning failed')).finally(() => { pruning = null; });
     }
+    const live = core.live.sweep(nowMs);
+    if (live !== null) toMain.push(live);
     if (core.health !== health) {
       health = core.health;
       toMain.push({ t: 'health', shard: data.shard, journal: health });
@@ -132,7 +135,8 @@ async function main(): Promise<void> {
         log.error({ err, peer: PEERS[peer] }, 'undecodable frame dropped');
       }
     }
-    if (batch.length > 0) {
+    const deadline = core.nextDeadlineMs();
+    if (batch.length > 0 || (deadline !== null && Date.now() >= deadline)) {
       const frames = core.process(batch);
       for (let peer = 0; peer < writers.length; peer++) {
         const frame = frames[peer];

@@ -237,7 +237,7 @@ export class Harness {
     shards.connect(this.gateway);
     const fix: AppConfig['fix'] = {
       host: '127.0.0.1', port: 0, sender_prefix: 'TAS', target_comp_id: 'TASGW', session: hours, tls: { cert: null, key: null },
-      heartbeat_s: opts.heartbeatS ?? 30, logon_timeout_ms: 5000,
+      heartbeat_s: opts.heartbeatS ?? 30, logon_timeout_ms: 5000, cancel_on_disconnect: false,
     };
     this.config = sessionConfigOf(fix);
     this.keys.records.set('key-1', keyRecord('key-1', '100001'));
