@@ -10,6 +10,7 @@ import type { Webhooks } from '../gateway/webhooks/register.js';
 import { registerAccountRoutes } from './account-routes.js';
 import { AuditLog } from './audit-log.js';
 import { registerAuditRoutes } from './audit-routes.js';
+import { auditDeadMen } from './dead-man-audit.js';
 import { registerKeyRoutes } from './key-routes.js';
 import { registerMetricsRoute } from './metrics-route.js';
 import { registerKillSwitchRoutes } from './kill-switch-routes.js';
@@ -43,6 +44,7 @@ export function registerConsole(app: TemplatedApp, ctx: GatewayContext, parts: C
     totp: new TotpGuard(ctx.store, ctx.box, ctx.clock),
     lockout: new Lockout(),
   };
+  auditDeadMen(ctx.pool.client, deps.audit, ctx.readModel, () => ctx.clock.nowMs());
   const passwords = new PasswordPool();
   const router = new ConsoleRouter(app, deps);
   registerSessionRoutes(router, passwords, new IpThrottle());

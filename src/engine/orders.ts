@@ -215,8 +215,9 @@ export function replace(core: Core, tx: Tx, cmd: ReplaceOrder): ReplaceResult | 
   const replaced: OrderRecord = { ...order, price, requestedPrice: price, volume, sl, tp };
   account.pending.set(order.id, replaced);
   slot.book.putOrder(replaced);
-  tx.orderAmended(account, replaced, changesOf(order, replaced));
-  return { ok: true, kind: 'replace', order: replaced };
+  const amended = changesOf(order, replaced);
+  tx.orderAmended(account, replaced, amended);
+  return { ok: true, kind: 'replace', order: replaced, amended };
 }
 
 /** Cancels the account's pending orders (of one symbol, when given), oldest first. */

@@ -329,7 +329,7 @@ export type EngineEvent = OrderEvent | PositionEvent;
 
 export interface PlaceResult { readonly ok: true; readonly kind: 'place'; readonly order: OrderRecord; readonly position: PositionRecord | null }
 export interface CancelResult { readonly ok: true; readonly kind: 'cancel'; readonly order: OrderRecord }
-export interface ReplaceResult { readonly ok: true; readonly kind: 'replace'; readonly order: OrderRecord }
+export interface ReplaceResult { readonly ok: true; readonly kind: 'replace'; readonly order: OrderRecord; readonly amended: readonly FieldChange[] }
 /** A close says all a report needs of it, so no caller has to find its event. */
 export interface CloseResult {
   readonly ok: true;

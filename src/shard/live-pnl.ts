@@ -5,8 +5,7 @@
 // carries the latest value, so a position is reported at most once per interval however fast its
 // symbol ticks. Nothing of this is state: it is never journaled, and a restart starts over.
 //
-// Cost: a sweep runs only when a quote of the engine moved since the last one (or the interest
-// changed), and touches only the accounts asked for; it runs behind the order path (the worker's
+// Cost: a sweep runs only when a quote of the engine moved since the last one, and touches only the accounts asked for; it runs behind the order path (the worker's
 // maintenance step), never inside a batch.
 import type { Engine } from '../engine/engine.js';
 import type { Cents, Quote, UnixMs } from '../engine/types.js';
@@ -25,7 +24,6 @@ export class LivePnl {
   private readonly symbols: readonly string[];
   private readonly lastQuotes = new Map<string, Quote | null>();
   private lastSweepMs = Number.NEGATIVE_INFINITY;
-  private interestChanged = false;
 
   constructor(private readonly shard: number, private readonly engine: Engine, symbols: readonly string[], private readonly intervalMs = LIVE_INTERVAL_MS) {
     this.symbols = symbols;
@@ -34,15 +32,16 @@ export class LivePnl {
   want(login: string, on: boolean): void {
     if (on && !this.watched.has(login)) this.watched.set(login, { sent: new Map(), equity: null });
     if (!on) this.watched.delete(login);
-    if (on) this.interestChanged = true;
   }
 
-  /** The report due now, if any: at most one per interval, only when prices moved. */
+  /**
+   * The report due now, if any: at most one per interval, only when prices moved (a subscriber's
+   * snapshot and the open events carry the profit at their time; live updates follow the prices).
+   */
   sweep(nowMs: UnixMs): ShardOutbound | null {
     if (this.watched.size === 0 || nowMs - this.lastSweepMs < this.intervalMs) return null;
-    if (!this.quotesMoved() && !this.interestChanged) return null;
+    if (!this.quotesMoved()) return null;
     this.lastSweepMs = nowMs;
-    this.interestChanged = false;
     const accounts: LiveAccount[] = [];
     for (const [login, w] of this.watched) {
       const report = this.report(login, w);
