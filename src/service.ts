@@ -8,6 +8,8 @@ import { registerWebhooks } from './gateway/webhooks/register.js';
 import { registerStream } from './gateway/stream/register.js';
 import { startFixGateway } from './fix/start.js';
 import { resolveAdminToken } from './console/operator-auth.js';
+import { AuditLog } from './console/audit-log.js';
+import { auditDeadMen } from './console/dead-man-audit.js';
 import type { SymbolSpec } from './engine/types.js';
 import { KeyRing } from './gateway/auth/key-ring.js';
 import { ReplayGuard } from './gateway/auth/replay-guard.js';
@@ -99,6 +101,9 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
   pool.client.listen(readModel);
   pool.client.listen(history);
   pool.client.listen({ events: (events) => metrics.observeEvents(events) });
+  // Before the first delivery: a deadline that passed while the service was down fires at start.
+  const audit = new AuditLog(store, log);
+  auditDeadMen(pool.client, audit, readModel, () => systemClock.nowMs());
   metrics.readShards(poolShardStats(pool));
   readModel.load(store.shards);
   pool.run();
@@ -150,7 +155,7 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
   const rest = registerRest(httpApp, ctx);
   const stream = registerStream(httpApp, ctx);
   const webhooks = await registerWebhooks(httpApp, ctx);
-  const consoleService = registerConsole(consoleApp, ctx, { adminToken: admin.token, stats: rest.stats, webhooks });
+  const consoleService = registerConsole(consoleApp, ctx, { adminToken: admin.token, stats: rest.stats, webhooks, audit });
   const fix = await startFixGateway(ctx, onFatal);
 
   const listeners: Listening[] = [

@@ -8,9 +8,8 @@ import { Exchange } from '../gateway/http.js';
 import type { KeyStatsBook } from '../gateway/stats/key-stats-book.js';
 import type { Webhooks } from '../gateway/webhooks/register.js';
 import { registerAccountRoutes } from './account-routes.js';
-import { AuditLog } from './audit-log.js';
+import type { AuditLog } from './audit-log.js';
 import { registerAuditRoutes } from './audit-routes.js';
-import { auditDeadMen } from './dead-man-audit.js';
 import { registerKeyRoutes } from './key-routes.js';
 import { registerMetricsRoute } from './metrics-route.js';
 import { registerKillSwitchRoutes } from './kill-switch-routes.js';
@@ -28,6 +27,8 @@ export interface ConsoleParts {
   readonly adminToken: string;
   readonly stats: KeyStatsBook;
   readonly webhooks: Pick<Webhooks, 'book' | 'kills' | 'signalLog'>;
+  /** Created at start, before the shards report anything (their dead-man firings are audited). */
+  readonly audit: AuditLog;
 }
 
 export interface ConsoleService {
@@ -40,11 +41,10 @@ export function registerConsole(app: TemplatedApp, ctx: GatewayContext, parts: C
     ...ctx,
     adminToken: parts.adminToken,
     sessions: new SessionStore(ctx.clock),
-    audit: new AuditLog(ctx.store, ctx.log),
+    audit: parts.audit,
     totp: new TotpGuard(ctx.store, ctx.box, ctx.clock),
     lockout: new Lockout(),
   };
-  auditDeadMen(ctx.pool.client, deps.audit, ctx.readModel, () => ctx.clock.nowMs());
   const passwords = new PasswordPool();
   const router = new ConsoleRouter(app, deps);
   registerSessionRoutes(router, passwords, new IpThrottle());
