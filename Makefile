@@ -1,7 +1,7 @@
 # Two commands on a fresh machine: `make run` and `make test`.
 NODE_MODULES_STAMP := node_modules/.installed
 
-.PHONY: run build test check typecheck lint bench clean
+.PHONY: run build test check typecheck lint bench screenshots clean
 
 $(NODE_MODULES_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -26,6 +26,14 @@ test: build check
 
 bench: build
 	node dist/bench/run.js
+
+# 30 minutes of steady mixed load at the documented limits, memory sampled (SOAK_MINUTES=2 for a look).
+soak: build
+	node dist/bench/soak.js
+
+# Every console page at desktop width and 375 px, into docs/screenshots/ (headless Chromium).
+screenshots: build
+	npx tsx test/console/screenshots.ts
 
 clean:
 	rm -rf dist

@@ -5,6 +5,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { benchEngine } from './engine.bench.js';
 import { benchFixCodec } from './fix-codec.bench.js';
 import { benchFixRoundtrip } from './fix-roundtrip.bench.js';
+import { benchJournal } from './journal.bench.js';
 import { benchMarket } from './market.bench.js';
 import { benchRest } from './rest.bench.js';
 import { benchRing } from './ring.bench.js';
@@ -28,6 +29,7 @@ const suites: Record<string, () => Promise<Row[]>> = {
   'fix-codec': async () => (await benchFixCodec()).map((r) => (r.name.includes('ratio')
     ? { name: r.name, median: `${r.median.toFixed(1)}x`, p99: '-' }
     : { name: r.name, median: ns(r.median), p99: ns(r.p99), throughput: perSec(r.opsPerSec) })),
+  journal: benchJournal,
   shard: benchShard,
   rest: benchRest,
   stream: benchStream,

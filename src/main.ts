@@ -40,6 +40,20 @@ async function main(): Promise<void> {
     process.exit(1);
   };
   const service = await startService(opts, log, fatal);
+  // Before `ready` is logged: whoever reads that line may signal at once, and until a handler is
+  // installed SIGTERM kills the process outright, without the shards' last checkpoint.
+  let stopping = false;
+  const stop = (sig: string): void => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal: sig }, 'stopping');
+    service.stop().then(
+      () => { log.info('stopped'); process.exit(0); },
+      (err: unknown) => { log.error({ err }, 'unclean stop'); process.exit(1); },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
   log.info({
     version: packageVersion(),
     uws: binding.build,
@@ -63,18 +77,6 @@ async function main(): Promise<void> {
     log.info({ admin_token_origin: service.adminToken.origin }, 'operator token');
   }
 
-  let stopping = false;
-  const stop = (sig: string): void => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal: sig }, 'stopping');
-    service.stop().then(
-      () => { log.info('stopped'); process.exit(0); },
-      (err: unknown) => { log.error({ err }, 'unclean stop'); process.exit(1); },
-    );
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
 }
 
 main().catch((err: unknown) => {

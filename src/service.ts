@@ -3,6 +3,9 @@
 // only once every listener and shard is up; the `ready` log line carries the bound ports.
 import type { StartOptions } from './config/types.js';
 import { registerConsole } from './console/register.js';
+import { EquityHistory } from './console/equity/equity-history.js';
+import { recordShardSamples } from './console/equity/shard-samples.js';
+import { chartTables } from './console/tables.js';
 import { registerRest } from './gateway/rest/routes.js';
 import { registerWebhooks } from './gateway/webhooks/register.js';
 import { registerStream } from './gateway/stream/register.js';
@@ -105,6 +108,9 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
   const audit = new AuditLog(store, log);
   auditDeadMen(pool.client, audit, readModel, () => systemClock.nowMs());
   metrics.readShards(poolShardStats(pool));
+  // Listening before anything is delivered: the shards sample a new account at once.
+  const equity = new EquityHistory(chartTables(store), log);
+  const stopEquity = recordShardSamples(pool.client, equity, log);
   readModel.load(store.shards);
   pool.run();
   for (const name of market.board.symbols) {
@@ -155,7 +161,7 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
   const rest = registerRest(httpApp, ctx);
   const stream = registerStream(httpApp, ctx);
   const webhooks = await registerWebhooks(httpApp, ctx);
-  const consoleService = registerConsole(consoleApp, ctx, { adminToken: admin.token, stats: rest.stats, webhooks, audit });
+  const consoleService = registerConsole(consoleApp, ctx, { adminToken: admin.token, stats: rest.stats, webhooks, equity, audit });
   const fix = await startFixGateway(ctx, onFatal);
 
   const listeners: Listening[] = [
@@ -183,6 +189,7 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
       await pool.stop();
       await webhooks.close();
       await consoleService.close();
+      await stopEquity();
       await store.close();
     },
   };

@@ -23,7 +23,7 @@ const ERROR_TEXT: Readonly<Record<number, string>> = {
   422: 'invalid_order: volume, price, SL/TP or margin validation failed',
   423: 'kill_switch_active: trading is stopped by a kill switch, or the webhook is paused',
   429: 'rate_limited: a limit was exceeded; Retry-After says when to retry',
-  503: 'market_closed: the symbol\'s session is closed',
+  503: 'market_closed: the symbol\'s session is closed; unavailable: the account\'s shard cannot make orders durable now (its journal\'s disk is full or failing)',
 };
 
 function ok(description: string, schema: Json): Json {
@@ -68,7 +68,7 @@ export function openApiDocument(version: string): Json {
           summary: 'Service health: 200 once every listener and shard is up', security: [],
           responses: {
             200: { description: 'Up', content: json(ref('Health')) },
-            503: { description: 'Starting', content: json(ref('Health')) },
+            503: { description: 'Starting, or a shard\'s journal cannot make orders durable (journal_unavailable)', content: json(ref('Health')) },
           },
         },
       },

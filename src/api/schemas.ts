@@ -22,7 +22,7 @@ export const SourceSchema = { type: 'string', enum: ['manual', 'api', 'webhook',
 export const OrderStatusSchema = { type: 'string', enum: ['pending', 'filled', 'cancelled', 'rejected'] } as const;
 export const ErrorNameSchema = {
   type: 'string',
-  enum: ['bad_request', 'unauthorized', 'forbidden', 'not_found', 'duplicate_client_id', 'invalid_order', 'kill_switch_active', 'rate_limited', 'market_closed', 'internal_error'],
+  enum: ['bad_request', 'unauthorized', 'forbidden', 'not_found', 'duplicate_client_id', 'invalid_order', 'kill_switch_active', 'rate_limited', 'market_closed', 'unavailable', 'internal_error'],
 } as const;
 
 /** What an amend changed: prices in the symbol's decimals, volume in lots; null: no SL/TP. */
@@ -220,7 +220,16 @@ export const ServerTimeSchema = {
 
 export const HealthSchema = {
   type: 'object', additionalProperties: false, required: ['status'],
-  properties: { status: { type: 'string', enum: ['ok', 'starting'] } },
+  properties: {
+    status: { type: 'string', enum: ['ok', 'starting', 'journal_unavailable'] },
+    journals: {
+      type: 'array', description: 'With journal_unavailable: each shard whose journal cannot make orders durable now',
+      items: {
+        type: 'object', additionalProperties: false, required: ['shard', 'state', 'message'],
+        properties: { shard: { type: 'integer', minimum: 0 }, state: { type: 'string', enum: ['full', 'failed'] }, message: { type: 'string' } },
+      },
+    },
+  },
 } as const;
 
 export const ErrorSchema = {

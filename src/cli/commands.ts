@@ -3,6 +3,7 @@
 // with the bearer admin token. Nothing here moves funds: there is no such call to make.
 import { numberOption, requireOption, UsageError, type OptionKind, type Parsed } from './args.js';
 import type { ConsoleClient } from './client.js';
+import { enrolmentText } from './enrolment-text.js';
 import { table } from './table.js';
 
 export interface Command {
@@ -102,6 +103,39 @@ export const COMMANDS: readonly Command[] = [
   simple(['keys', 'kill-switch'], ['ID', 'on|off'], "set a key's kill switch (its trading calls get 423)",
     (api, p) => api.call('PUT', `/keys/${enc(arg(p, 0, 'ID'))}/kill-switch`, { active: onOff(p.positional[1]) })),
   simple(['keys', 'stats'], ['ID'], "a key's request statistics", (api, p) => api.call('GET', `/keys/${enc(arg(p, 0, 'ID'))}/stats`)),
+  simple(['keys', 'series'], ['ID'], "a key's requests, errors and latency over time (--step 10s: last hour, 1m: last day)",
+    (api, p) => api.call('GET', `/keys/${enc(arg(p, 0, 'ID'))}/series${pageQuery(p, ['step'])}`), { step: 'value' }),
+  {
+    words: ['users', 'list'], args: [], options: {}, summary: 'console users',
+    async run(api) {
+      const json = (await api.call('GET', '/users')) as Json;
+      return { json, text: table(json.data as Json[], [{ title: 'user', value: (u) => u.id }, { title: 'created', value: (u) => u.created_at }]) };
+    },
+  },
+  {
+    words: ['users', 'create'], args: ['USER'], options: { password: 'value' },
+    summary: 'create a console user; prints the TOTP secret as an otpauth URI and a QR code to scan (and the password when generated)',
+    async run(api, p) {
+      const body: Record<string, unknown> = { id: arg(p, 0, 'USER') };
+      const password = p.values.get('password');
+      if (password !== undefined) body['password'] = password;
+      const json = (await api.call('POST', '/users', body)) as Json;
+      const lines = [`user ${json.id} created`];
+      if (json.password !== undefined) lines.push(`password: ${json.password}   (generated; shown this once)`);
+      return { json, text: [...lines, await enrolmentText(json.totp)].join('\n') };
+    },
+  },
+  {
+    words: ['users', 'enrol'], args: ['USER'], options: { totp: 'value' },
+    summary: "start moving a user to a new authenticator app (a new secret; confirm with a code of it); the old app works until then",
+    async run(api, p) {
+      const totp = p.values.get('totp');
+      const json = (await api.call('POST', `/users/${enc(arg(p, 0, 'USER'))}/totp/enrol`, totp === undefined ? undefined : { totp })) as Json;
+      return { json, text: [await enrolmentText(json), `confirm by ${json.expires_at}: tas users confirm ${json.user} --totp CODE`].join('\n') };
+    },
+  },
+  simple(['users', 'confirm'], ['USER'], 'confirm a new authenticator with a code it shows',
+    (api, p) => api.call('POST', `/users/${enc(arg(p, 0, 'USER'))}/totp/confirm`, { totp: requireOption(p, 'totp') }), { totp: 'value' }),
   {
     words: ['accounts', 'list'], args: [], options: {}, summary: 'accounts with equity and kill switch flags',
     async run(api) {
@@ -117,6 +151,34 @@ export const COMMANDS: readonly Command[] = [
       };
     },
   },
+  {
+    words: ['accounts', 'show'], args: ['LOGIN'], options: {}, summary: 'one account: money, open positions and pending orders',
+    async run(api, p) {
+      const a = (await api.call('GET', `/accounts/${enc(arg(p, 0, 'LOGIN'))}`)) as Json;
+      const money = (x: number | null): string => (x === null ? '-' : `${x.toFixed(2)} ${a.currency}`);
+      const key = (x: Json): string => x.key_name ?? x.key_id ?? (x.webhook_id ? `webhook ${x.webhook_id}` : '-');
+      const text = [
+        `${a.login}  ${a.type} ${a.group}  ${a.server}  1:${a.leverage}`,
+        `balance ${money(a.balance)}  equity ${money(a.equity)}  margin ${money(a.margin)}  free margin ${money(a.free_margin)}  margin level ${a.margin_level === 0 ? '-' : `${a.margin_level}%`}`,
+        '',
+        a.positions.length === 0 ? 'no open positions' : table(a.positions as Json[], [
+          { title: 'ticket', value: (x) => String(x.ticket), right: true }, { title: 'symbol', value: (x) => x.symbol }, { title: 'side', value: (x) => x.side },
+          { title: 'lots', value: (x) => String(x.volume), right: true }, { title: 'open', value: (x) => String(x.open_price), right: true },
+          { title: 'price', value: (x) => String(x.current_price ?? '-'), right: true }, { title: 'profit', value: (x) => money(x.profit), right: true },
+          { title: 'source', value: (x) => x.source }, { title: 'key', value: key },
+        ]),
+        '',
+        a.orders.length === 0 ? 'no pending orders' : table(a.orders as Json[], [
+          { title: 'order', value: (x) => x.id, right: true }, { title: 'symbol', value: (x) => x.symbol }, { title: 'type', value: (x) => `${x.side} ${x.type}` },
+          { title: 'lots', value: (x) => String(x.volume), right: true }, { title: 'price', value: (x) => String(x.price), right: true },
+          { title: 'source', value: (x) => x.source }, { title: 'key', value: key },
+        ]),
+      ].join('\n');
+      return { json: a, text };
+    },
+  },
+  simple(['accounts', 'equity'], ['LOGIN'], 'balance and equity over time (--range 1h|1d|7d|30d)',
+    (api, p) => api.call('GET', `/accounts/${enc(arg(p, 0, 'LOGIN'))}/equity${pageQuery(p, ['range'])}`), { range: 'value' }),
   simple(['accounts', 'kill-switch'], ['LOGIN', 'on|off'], "set an account's kill switch",
     (api, p) => api.call('PUT', `/accounts/${enc(arg(p, 0, 'LOGIN'))}/kill-switch`, { active: onOff(p.positional[1]) })),
   simple(['kill-switch', 'status'], ['USER'], "a user's kill switch state", (api, p) => api.call('GET', `/users/${enc(arg(p, 0, 'USER'))}/kill-switch`)),
@@ -164,6 +226,21 @@ export const COMMANDS: readonly Command[] = [
   simple(['webhooks', 'rotate-secret'], ['ID'], 'new webhook secret (shown once)', (api, p) => api.call('POST', `/webhooks/${enc(arg(p, 0, 'ID'))}/rotate-secret`)),
   simple(['webhooks', 'signals'], ['ID'], "a webhook's signal log, newest first",
     (api, p) => api.call('GET', `/webhooks/${enc(arg(p, 0, 'ID'))}/signals${pageQuery(p)}`), { limit: 'value', cursor: 'value' }),
+  {
+    words: ['quotes', 'list'], args: [], options: {}, summary: "every symbol's latest quote and trading session",
+    async run(api) {
+      const json = (await api.call('GET', '/quotes')) as Json;
+      return {
+        json,
+        text: table(json.data as Json[], [
+          { title: 'symbol', value: (q) => q.symbol }, { title: 'bid', value: (q) => (q.bid === null ? '-' : q.bid.toFixed(q.digits)), right: true },
+          { title: 'ask', value: (q) => (q.ask === null ? '-' : q.ask.toFixed(q.digits)), right: true },
+          { title: 'session', value: (q) => (q.session.open ? 'open' : 'closed') },
+          { title: 'next change', value: (q) => q.session.next_change ?? '24x7' },
+        ]),
+      };
+    },
+  },
   simple(['quotes', 'push'], ['SYMBOL', 'BID', 'ASK'], 'push a tick (price source "push")', (api, p) => {
     const price = (i: number, name: string): number => {
       const n = Number(arg(p, i, name));

@@ -5,6 +5,7 @@ import { ApiError } from '../gateway/errors.js';
 import type { UserRecord } from '../store/records.js';
 import { LOCKOUT_MS } from './lockout.js';
 import type { ConsoleCall, ConsoleDeps } from './router.js';
+import { totpRefusal } from './totp-guard.js';
 
 const CODE = /^\d{6}$/;
 
@@ -13,20 +14,30 @@ export function lockedError(untilMs: number, nowMs: number): ApiError {
   return new ApiError('rate_limited', `too many failed attempts: locked until ${new Date(untilMs).toISOString()}`, undefined, undefined, [['retry-after', String(retryS)]]);
 }
 
+/** A user locked out of fresh-code actions is refused before any code is looked at (the operator never is). */
+export function refuseIfLocked(deps: ConsoleDeps, call: ConsoleCall, user: string): void {
+  if (call.actor.kind !== 'user') return;
+  const lockedUntil = deps.lockout.lockedUntil(user, call.nowMs);
+  if (lockedUntil !== null) throw lockedError(lockedUntil, call.nowMs);
+}
+
+/** A refused code: a guess counts toward a user's lockout, and the answer says when that locked them. */
+export function refusedCode(deps: ConsoleDeps, call: ConsoleCall, user: string, message: string, guess: boolean): ApiError {
+  const lockedNow = call.actor.kind === 'user' && guess ? deps.lockout.fail(user, call.nowMs) : null;
+  const locked = lockedNow === null ? '' : `; too many failures: locked for ${LOCKOUT_MS / 60_000} minutes`;
+  return new ApiError('unauthorized', `${message}${locked}`, 'totp');
+}
+
 /** Checks and spends the call's `totp`; resolves with the code, or null when the operator sent none. */
 export async function freshTotp(deps: ConsoleDeps, call: ConsoleCall, user: UserRecord, purpose: string): Promise<string | null> {
   const code = call.body['totp'];
-  const isUser = call.actor.kind === 'user';
-  if (!isUser && (code === undefined || code === null)) return null;
+  if (call.actor.kind !== 'user' && (code === undefined || code === null)) return null;
   if (typeof code !== 'string' || !CODE.test(code)) {
     throw new ApiError('bad_request', `a fresh 6-digit TOTP code is required to ${purpose}`, 'totp');
   }
-  if (isUser) {
-    const lockedUntil = deps.lockout.lockedUntil(user.id, call.nowMs);
-    if (lockedUntil !== null) throw lockedError(lockedUntil, call.nowMs);
-  }
-  if (await deps.totp.consume(user, code)) return code;
-  const lockedNow = isUser ? deps.lockout.fail(user.id, call.nowMs) : null;
-  const locked = lockedNow === null ? '' : `; too many failures: locked for ${LOCKOUT_MS / 60_000} minutes`;
-  throw new ApiError('unauthorized', `TOTP code is wrong, expired or already used${locked}`, 'totp');
+  refuseIfLocked(deps, call, user.id);
+  const check = await deps.totp.consume(user, code);
+  if (check.ok) return code;
+  // A used code was a right one: it proves the app, so it is not counted as a guess.
+  throw refusedCode(deps, call, user.id, totpRefusal(check), check.reason === 'wrong');
 }

@@ -7,19 +7,27 @@ import { ApiError } from '../gateway/errors.js';
 import { Exchange } from '../gateway/http.js';
 import type { KeyStatsBook } from '../gateway/stats/key-stats-book.js';
 import type { Webhooks } from '../gateway/webhooks/register.js';
+import { systemScheduler } from '../market/clock.js';
+import { KEYS } from '../store/records.js';
 import { registerAccountRoutes } from './account-routes.js';
 import type { AuditLog } from './audit-log.js';
 import { registerAuditRoutes } from './audit-routes.js';
+import { EquityHistory } from './equity/equity-history.js';
+import { KeySeries } from './key-series/key-series.js';
+import { registerSeriesRoutes } from './key-series/series-routes.js';
 import { registerKeyRoutes } from './key-routes.js';
 import { registerMetricsRoute } from './metrics-route.js';
 import { registerKillSwitchRoutes } from './kill-switch-routes.js';
 import { IpThrottle, Lockout } from './lockout.js';
 import { registerOperatorRoutes } from './operator-routes.js';
 import { PasswordPool } from './password-pool.js';
+import { registerQuoteRoutes } from './quote-routes.js';
 import { ConsoleRouter, type ConsoleDeps } from './router.js';
 import { registerSessionRoutes } from './session-routes.js';
 import { SessionStore } from './sessions.js';
+import { chartTables } from './tables.js';
 import { TotpGuard } from './totp-guard.js';
+import { registerUserRoutes } from './user-routes.js';
 import { registerWebPage } from './web-page.js';
 import { registerWebhookRoutes } from './webhook-routes.js';
 
@@ -29,10 +37,12 @@ export interface ConsoleParts {
   readonly webhooks: Pick<Webhooks, 'book' | 'kills' | 'signalLog'>;
   /** Created at start, before the shards report anything (their dead-man firings are audited). */
   readonly audit: AuditLog;
+  /** Balance and equity per minute, fed by the shards (service.ts wires them before they start sending). */
+  readonly equity: EquityHistory;
 }
 
 export interface ConsoleService {
-  /** Ends the sessions and the password pool and waits for the audit log (call before the store closes). */
+  /** Ends the sessions, the password pool and the key series and waits for their writes (call before the store closes). */
   close(): Promise<void>;
 }
 
@@ -46,11 +56,22 @@ export function registerConsole(app: TemplatedApp, ctx: GatewayContext, parts: C
     lockout: new Lockout(),
   };
   const passwords = new PasswordPool();
+  const tables = chartTables(ctx.store);
+  const series = new KeySeries({
+    tables, clock: ctx.clock, scheduler: systemScheduler, log: ctx.log,
+    keyIds: () => ctx.store.table(KEYS).getKeys(),
+  });
+  parts.stats.onRequest(series.record);
+  series.start();
+  const { equity } = parts;
   const router = new ConsoleRouter(app, deps);
   registerSessionRoutes(router, passwords, new IpThrottle());
   registerOperatorRoutes(router);
-  registerAccountRoutes(router, parts.webhooks.kills);
+  registerUserRoutes(router);
+  registerAccountRoutes(router, parts.webhooks.kills, equity);
+  registerQuoteRoutes(router);
   registerKeyRoutes(router, parts.stats);
+  registerSeriesRoutes(router, series);
   registerKillSwitchRoutes(router, parts.webhooks.kills);
   registerWebhookRoutes(router, parts.webhooks.book, parts.webhooks.signalLog);
   registerAuditRoutes(router);
@@ -67,6 +88,7 @@ export function registerConsole(app: TemplatedApp, ctx: GatewayContext, parts: C
     async close() {
       deps.sessions.close();
       await passwords.close();
+      await series.stop();
       await deps.audit.settled();
     },
   };

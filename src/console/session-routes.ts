@@ -73,7 +73,8 @@ export function registerSessionRoutes(router: ConsoleRouter, passwords: Password
     const passwordOk = await passwords.verify(body.password, record?.passwordHash ?? null);
     if (record === undefined) return refuse(call, body.user, 'unknown user');
     if (!passwordOk) return refuse(call, body.user, 'wrong password');
-    if (!await deps.totp.consume(record, body.totp)) return refuse(call, body.user, 'wrong, expired or reused TOTP code');
+    const check = await deps.totp.consume(record, body.totp);
+    if (!check.ok) return refuse(call, body.user, check.reason === 'used' ? 'reused TOTP code' : 'wrong or expired TOTP code');
     deps.lockout.succeed(record.id);
     const session = deps.sessions.create(record.id, call.ip);
     call.actor = { kind: 'user', user: record.id, session };

@@ -1,8 +1,10 @@
 // The console's web page (DECISIONS "Console": a web page at /console): static HTML, CSS and
-// JavaScript modules, served as they are from src/console/web (there is no build step). They are
-// read once at start; a missing file stops start-up rather than serving a broken page. The page
-// talks only to the JSON API under /console/api, with the session cookie and CSRF token.
+// JavaScript modules, served as they are from src/console/web (there is no build step), and the
+// chart library's own ES module and stylesheet, served from the installed package as published.
+// They are read once at start; a missing file stops start-up rather than serving a broken page.
+// The page talks only to the JSON API under /console/api, with the session cookie and CSRF token.
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TemplatedApp } from 'uWebSockets.js';
@@ -26,6 +28,12 @@ const SECURITY_HEADERS: Headers = [
 
 interface Asset { readonly text: string; readonly type: string }
 
+/** Files of installed packages the page imports, under the names it imports them by. */
+const VENDOR: Readonly<Record<string, string>> = {
+  'uPlot.esm.js': 'uplot/dist/uPlot.esm.js',
+  'uPlot.min.css': 'uplot/dist/uPlot.min.css',
+};
+
 /** src/console/web next to this module (run from source), or beside dist/ (compiled). */
 function webDir(): string {
   const candidates = [new URL('./web/', import.meta.url), new URL('../../../src/console/web/', import.meta.url)].map((u) => fileURLToPath(u));
@@ -39,6 +47,10 @@ function loadAssets(dir: string): Map<string, Asset> {
   for (const name of fs.readdirSync(dir)) {
     const type = TYPES[path.extname(name)];
     if (type !== undefined) assets.set(name, { text: fs.readFileSync(path.join(dir, name), 'utf8'), type });
+  }
+  const require = createRequire(import.meta.url);
+  for (const [name, file] of Object.entries(VENDOR)) {
+    assets.set(name, { text: fs.readFileSync(require.resolve(file), 'utf8'), type: TYPES[path.extname(name)]! });
   }
   return assets;
 }

@@ -29,6 +29,8 @@ export class AccountState {
   readonly haltedKeys = new Set<string>();
   /** The engine's command number that last changed this account (dedups Outcome.accounts). */
   touchedIn = -1;
+  /** Floating profit at a quote version (floating.ts); derived, never persisted. */
+  floating: { readonly version: number; readonly cents: Cents } | null = null;
 
   constructor(r: AccountRecord) {
     this.login = r.login;

@@ -15,6 +15,7 @@ import { amendPosition, close, closeAll, closeWebhook } from './positions.js';
 import { badRequest } from './rejects.js';
 import { tick } from './ticks.js';
 import { Tx } from './tx.js';
+import { floatingCents } from './floating.js';
 import type {
   AccountMetrics, AccountSnapshot, Cents, Command, DeadManRecord, EngineInit, MarginLevels, OrderRecord, Outcome, Quote, Reject, Result, SymbolSpec,
   UnixMs,
@@ -64,6 +65,20 @@ export class Engine {
     const a = this.core.accounts.get(login);
     if (a === undefined) return null;
     return { account: a.record(), positions: [...a.positions.values()], pendingOrders: [...a.pending.values()] };
+  }
+
+  /**
+   * Free margin as an order's margin check sees it (the account's floating profit kept between
+   * ticks, floating.ts); always equal to metrics().freeMargin, which sums every position anew.
+   */
+  freeMargin(login: string): Cents | null {
+    const a = this.core.accounts.get(login);
+    return a === undefined ? null : a.balance + (a.positions.size === 0 ? 0 : floatingCents(this.core, a)) - a.margin;
+  }
+
+  /** Every account's figures at the current quotes (a shard samples them for the equity history). */
+  *allMetrics(): Generator<{ readonly login: string; readonly metrics: AccountMetrics }> {
+    for (const a of this.core.accounts.values()) yield { login: a.login, metrics: accountMetrics(a, a.positions.values(), this.core.market) };
   }
 
   /** Balance, equity, margin, free margin and margin level at the current quotes. */

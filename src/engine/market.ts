@@ -32,6 +32,7 @@ export class Market {
   /** "BASE/QUOTE" → the first symbol trading that pair. */
   private readonly pairs = new Map<string, MarketSymbol>();
   private readonly routes = new Map<string, Map<string, Route | null>>();
+  private version = 0;
 
   /** Throws EngineInitError on an invalid or repeated symbol spec. */
   constructor(specs: readonly SymbolSpec[]) {
@@ -69,7 +70,13 @@ export class Market {
     const sym = this.bySymbol.get(quote.symbol);
     if (sym === undefined) return false;
     sym.quote = quote;
+    this.version++;
     return true;
+  }
+
+  /** Changes with every quote set: a value computed from quotes at one version holds until it changes. */
+  get quoteVersion(): number {
+    return this.version;
   }
 
   isOpen(sym: MarketSymbol, nowMs: UnixMs): boolean {

@@ -3,7 +3,8 @@ import type { AccountState } from './account.js';
 import { isReject, tradingAccount, type Core, type Slot } from './core.js';
 import { formatLots, formatMoney, formatPrice } from './format.js';
 import type { MarketSymbol } from './market.js';
-import { entryPrice, floatingTotalCents, marginCents, marginCurrency, marginLevel } from './money.js';
+import { floatingCents, floatingChanged } from './floating.js';
+import { entryPrice, exitPrice, marginCents, marginCurrency, marginLevel, profitCents } from './money.js';
 import { badRequest, duplicateClientId, invalidOrder, marketClosed, notFound } from './rejects.js';
 import { sizedVolume } from './sizing.js';
 import type { Tx } from './tx.js';
@@ -40,12 +41,14 @@ function volumeReject(volume: Centilots, sym: MarketSymbol): Reject | null {
 }
 
 function equityCents(core: Core, account: AccountState): Cents {
-  if (account.positions.size === 0) return account.balance;
-  return account.balance + floatingTotalCents(account.positions.values(), core.market, account.currency);
+  return account.positions.size === 0 ? account.balance : account.balance + floatingCents(core, account);
 }
 
-/** The margin `volume` at `price` would hold, if the account can convert it and has the free margin. */
-function marginFor(core: Core, account: AccountState, sym: MarketSymbol, volume: Centilots, price: Ticks): Cents | Reject {
+/**
+ * The margin `volume` at `price` would hold, if the account can convert it, has the free margin,
+ * and would not be stopped out at once by the position (its spread counted at the current quote).
+ */
+function marginFor(core: Core, account: AccountState, sym: MarketSymbol, side: Side, volume: Centilots, price: Ticks): Cents | Reject {
   const routes = core.market.routesFor(sym, account.currency);
   const rate = routes.margin === null ? null : core.market.rate(routes.margin);
   // Closing converts profit from the quote currency: refuse now what could not be closed later.
@@ -60,10 +63,12 @@ function marginFor(core: Core, account: AccountState, sym: MarketSymbol, volume:
   if (margin > free) {
     return invalidOrder('volume', `insufficient free margin: ${formatLots(volume)} of ${sym.spec.name} needs ${formatMoney(margin, account.currency)}, free margin is ${formatMoney(free, account.currency)}`);
   }
-  // A group whose stop-out level is above 100% would stop the new position out at once.
   const stopOut = core.margins.of(account.group).stopOutPercent;
-  const level = marginLevel(equity, account.margin + margin);
-  if (stopOut > 100 && level < stopOut) {
+  const quote = sym.quote;
+  if (stopOut === 0 || quote === null) return margin;
+  const opened = profitCents(sym, side, price, exitPrice(side, quote), volume, profitRate);
+  const level = marginLevel(equity + opened, account.margin + margin);
+  if (level < stopOut) {
     return invalidOrder('volume', `${formatLots(volume)} of ${sym.spec.name} would take the margin level to ${level}%, below the stop-out level ${stopOut}% of group ${account.group}`);
   }
   return margin;
@@ -79,6 +84,7 @@ function openPosition(core: Core, tx: Tx, account: AccountState, slot: Slot, fil
   account.margin += margin;
   account.positions.set(ticket, position);
   core.exposure.opened(account, position);
+  floatingChanged(core, account, null, position);
   slot.book.putPosition(position);
   account.settle(filled);
   tx.order(account, filled);
@@ -113,7 +119,7 @@ export function place(core: Core, tx: Tx, cmd: PlaceOrder): PlaceResult | Reject
   if (isReject(volume)) return volume;
   const volumeProblem = volumeReject(volume, sym);
   if (volumeProblem !== null) return volumeProblem;
-  const margin = marginFor(core, account, sym, volume, ref);
+  const margin = marginFor(core, account, sym, cmd.side, volume, ref);
   if (isReject(margin)) return margin;
 
   const id = String(core.ids.next());
@@ -210,7 +216,7 @@ export function replace(core: Core, tx: Tx, cmd: ReplaceOrder): ReplaceResult | 
     ?? levelsReject(order.side, price, sl, tp, slot.sym)
     ?? volumeReject(volume, slot.sym);
   if (problem !== null) return problem;
-  const margin = marginFor(core, account, slot.sym, volume, price);
+  const margin = marginFor(core, account, slot.sym, order.side, volume, price);
   if (isReject(margin)) return margin;
   const replaced: OrderRecord = { ...order, price, requestedPrice: price, volume, sl, tp };
   account.pending.set(order.id, replaced);
@@ -238,7 +244,7 @@ export function fillTriggered(core: Core, tx: Tx, slot: Slot, order: OrderRecord
   slot.book.orders.delete(order.id);
   if (account === undefined) return;
   const price = entryPrice(order.side, quote);
-  const margin = marginFor(core, account, slot.sym, order.volume, price);
+  const margin = marginFor(core, account, slot.sym, order.side, order.volume, price);
   if (isReject(margin)) {
     const rejected: OrderRecord = { ...order, status: 'rejected', closedAt: tx.nowMs, reason: margin.message };
     account.settle(rejected);

@@ -4,6 +4,7 @@
 import type { AccountState } from './account.js';
 import { isReject, tradingAccount, type Core } from './core.js';
 import { divRound, mulExact } from './exact.js';
+import { floatingChanged } from './floating.js';
 import { formatLots } from './format.js';
 import { exitPrice, profitCents } from './money.js';
 import { changesOf, editedLevel, levelsReject } from './orders.js';
@@ -35,6 +36,7 @@ export function closePosition(core: Core, tx: Tx, account: AccountState, positio
     account.margin -= position.margin;
     account.positions.delete(position.ticket);
     core.exposure.closed(account, position);
+    floatingChanged(core, account, position, null);
     slot.book.positions.delete(position.ticket);
     tx.positionClosed(account, position, reason, closePrice, profit);
     return { ...closeFacts(position, closePrice, profit, volume), status: 'closed', volume: 0 };
@@ -44,6 +46,7 @@ export function closePosition(core: Core, tx: Tx, account: AccountState, positio
   const rest: PositionRecord = { ...position, volume: position.volume - volume, margin: position.margin - released };
   account.margin -= released;
   account.positions.set(rest.ticket, rest);
+  floatingChanged(core, account, position, rest);
   slot.book.putPosition(rest);
   tx.positionReduced(account, rest, reason, closePrice, volume, profit);
   return { ...closeFacts(position, closePrice, profit, volume), status: 'partially_closed', volume: rest.volume };

@@ -10,7 +10,8 @@
 import type { AccountState } from './account.js';
 import { isReject, type Core } from './core.js';
 import type { Market } from './market.js';
-import { floatingProfitCents, floatingTotalCents, marginLevel } from './money.js';
+import { floatingCents } from './floating.js';
+import { floatingProfitCents, marginLevel } from './money.js';
 import { closePosition } from './positions.js';
 import type { Tx } from './tx.js';
 import type { MarginLevels, MarginPolicy, PositionRecord } from './types.js';
@@ -73,7 +74,7 @@ export class Exposure {
 }
 
 function levelOf(core: Core, account: AccountState): number {
-  return marginLevel(account.balance + floatingTotalCents(account.positions.values(), core.market, account.currency), account.margin);
+  return marginLevel(account.balance + floatingCents(core, account), account.margin);
 }
 
 function belowStopOut(core: Core, account: AccountState): boolean {

@@ -15,7 +15,7 @@ export function tick(core: Core, tx: Tx, cmd: Tick): DoneResult | Reject {
   if (slot === undefined) return badRequest('symbol', `unknown symbol ${cmd.quote.symbol}`);
   // A copy: the caller may reuse its object, and extra fields must not reach snapshots.
   const quote: Quote = { symbol: slot.sym.spec.name, bid: cmd.quote.bid, ask: cmd.quote.ask, ts: cmd.quote.ts };
-  slot.sym.quote = quote;
+  core.market.setQuote(quote);
   if (!core.market.isOpen(slot.sym, tx.nowMs)) return DONE;
   for (const { position, reason } of slot.book.triggeredPositions(quote)) {
     const account = core.accounts.get(position.login);

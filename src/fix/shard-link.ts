@@ -32,8 +32,8 @@ export class FixShardLink implements ShardLink {
   command(login: string, cmd: Command, onReply: ReplyHandler): boolean {
     return this.client.command(login, cmd, (answer, events) => {
       const order = answeredOrder(answer);
-      const own = order === null ? undefined
-        : events.find((e): e is OrderEvent => e.type === 'order' && e.order.id === order.id && e.order.status === order.status);
+      // A command moves its own order once at most: the reply's event of that order is the one.
+      const own = order === null ? undefined : events.find((e): e is OrderEvent => e.type === 'order' && e.order.id === order.id);
       onReply(answer, own ?? null);
       this.toSink(own === undefined ? events : events.filter((e) => e !== own));
     });

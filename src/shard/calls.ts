@@ -18,7 +18,9 @@ export class ShardCalls {
   constructor(private readonly client: ShardClient) {}
 
   request(login: string, cmd: Command): Promise<Reply> {
-    return this.many([{ login, cmd }])[0]!;
+    return new Promise((resolve, reject) => {
+      if (!this.client.command(login, cmd, (answer, events) => resolve({ answer, events }))) reject(new ShardBusyError(this.client.shardOf(login)));
+    });
   }
 
   /**

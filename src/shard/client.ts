@@ -9,9 +9,9 @@
 // its callback sees its own change. Delivery is sliced: receive() stops after `budgetMs` and
 // resumes where it stopped on the next call, so a frame of ten thousand events (a kill switch)
 // never holds its thread for long; `backlogged` tells the caller to come back soon.
-import type { AccountRecord, Command, DeadManFiredResult, EngineEvent, Quote } from '../engine/types.js';
+import type { AccountRecord, Command, DeadManFiredResult, EngineEvent, Quote, UnixMs } from '../engine/types.js';
 import { ConflatingWriter } from '../ring/index.js';
-import type { Answer, CommandItem, JournalHealth, LiveAccount, Query, ShardInbound, ShardOutbound } from './protocol.js';
+import type { Answer, CommandItem, EquitySample, JournalHealth, LiveAccount, Query, ShardInbound, ShardOutbound } from './protocol.js';
 import { shardOf } from './protocol.js';
 
 export interface ShardTransport {
@@ -42,6 +42,8 @@ export interface ShardListener {
   readonly deadMan?: (fired: DeadManFiredResult, shard: number) => void;
   /** Live P&L of the accounts asked for with live(): conflated, never replayed, no seq. */
   readonly live?: (accounts: readonly LiveAccount[], ts: number) => void;
+  /** A shard's once-a-minute balance and equity of each of its accounts. */
+  readonly equity?: (atMs: UnixMs, samples: readonly EquitySample[]) => void;
 }
 
 export interface Outgoing { readonly cmd: Command; readonly onAnswer: ShardCallback }
@@ -235,9 +237,12 @@ export class ShardClient {
   }
 
   private notify(frame: Exclude<ShardOutbound, { t: 'batch' }>): void {
-    if (frame.t === 'checkpoint') this.each((l) => l.checkpoint?.(frame.shard, frame.lsn));
-    else if (frame.t === 'live') this.each((l) => l.live?.(frame.accounts, frame.ts));
-    else this.each((l) => l.health?.(frame.shard, frame.journal));
+    switch (frame.t) {
+      case 'checkpoint': this.each((l) => l.checkpoint?.(frame.shard, frame.lsn)); break;
+      case 'health': this.each((l) => l.health?.(frame.shard, frame.journal)); break;
+      case 'equity': this.each((l) => l.equity?.(frame.atMs, frame.samples)); break;
+      case 'live': this.each((l) => l.live?.(frame.accounts, frame.ts)); break;
+    }
   }
 
   private each(run: (l: ShardListener) => void): void {

@@ -46,24 +46,25 @@ export function changesState(o: Outcome): boolean {
 
 /** What one peer receives from one batch. */
 class PeerFrame {
-  readonly items: OutItem[] = [];
+  private readonly items: OutItem[] = [];
   readonly accounts = new Map<string, AccountRecord>();
+  /** Events since the last reply: they go out as one `events` item. */
+  private loose: EngineEvent[] = [];
 
   constructor(private readonly wants: (login: string) => boolean) {}
 
   reply(corr: number, answer: Answer, events: readonly EngineEvent[]): void {
+    this.closeLoose();
     this.items.push({ k: 'reply', corr, answer, events });
   }
 
   events(events: readonly EngineEvent[]): void {
-    const wanted = events.filter((e) => this.wants(e.type === 'order' ? e.order.login : e.position.login));
-    if (wanted.length === 0) return;
-    const last = this.items.at(-1);
-    if (last?.k === 'events') (last.events as EngineEvent[]).push(...wanted);
-    else this.items.push({ k: 'events', events: wanted });
+    for (const e of events) if (this.wants(e.type === 'order' ? e.order.login : e.position.login)) this.loose.push(e);
   }
 
+  /** After the firing's own events. */
   fired(result: DeadManFiredResult): void {
+    this.closeLoose();
     this.items.push({ k: 'fired', result, events: [] });
   }
 
@@ -74,6 +75,7 @@ class PeerFrame {
   /** After a failed commit: the answers say so, and nothing of the batch is reported as done. */
   unavailable(message: string): void {
     this.accounts.clear();
+    this.loose = [];
     const replies = this.items.filter((i) => i.k === 'reply');
     this.items.length = 0;
     for (const r of replies) {
@@ -83,8 +85,15 @@ class PeerFrame {
   }
 
   frame(shard: number, lsn: number): ShardOutbound | null {
+    this.closeLoose();
     if (this.items.length === 0 && this.accounts.size === 0) return null;
     return { t: 'batch', shard, lsn, accounts: [...this.accounts.values()], items: this.items };
+  }
+
+  private closeLoose(): void {
+    if (this.loose.length === 0) return;
+    this.items.push({ k: 'events', events: this.loose });
+    this.loose = [];
   }
 }
 

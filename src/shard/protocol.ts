@@ -77,6 +77,8 @@ export type ShardOutbound =
   | { readonly t: 'checkpoint'; readonly shard: number; readonly lsn: number }
   /** To the main thread, when it changes: whether the shard can make orders durable. */
   | { readonly t: 'health'; readonly shard: number; readonly journal: JournalHealth }
+  /** To the main thread, once a minute: every account's balance and equity, for the equity history. */
+  | { readonly t: 'equity'; readonly shard: number; readonly atMs: UnixMs; readonly samples: readonly EquitySample[] }
   /** To the main thread: live P&L of the accounts it asked for, conflated (see live-pnl.ts). */
   | { readonly t: 'live'; readonly shard: number; readonly ts: UnixMs; readonly accounts: readonly LiveAccount[] };
 
@@ -93,6 +95,8 @@ export interface LivePosition {
   /** Account cents; null while a quote needed to price it is missing. */
   readonly profit: Cents | null;
 }
+
+export interface EquitySample { readonly login: string; readonly balance: Cents; readonly equity: Cents }
 
 export type ShardSignal =
   /** The shard has recovered its state and drains its rings. */

@@ -26,6 +26,12 @@ import { writeFrame } from './write-frame.js';
 /** Frames taken into one batch at most: bounds a batch's latency and its journal write. */
 const MAX_BATCH_FRAMES = 2048;
 const PRUNE_EVERY_MS = 3600_000;
+/**
+ * Balance and equity of every account go to the main thread's equity history this often, on the
+ * minute, and at once when the shard has accounts it had not sampled (a new account's history
+ * starts when the account does).
+ */
+const EQUITY_SAMPLE_MS = 60_000;
 /** A checkpoint starts once this many records are noted, or this long after the last one. */
 const CHECKPOINT_RECORDS = 8192;
 const CHECKPOINT_EVERY_MS = 200;
@@ -83,6 +89,8 @@ async function main(): Promise<void> {
   for (const f of core.process(ticks)) if (f !== null) toMain.push(f);
 
   let lastCheckpointMs = Date.now();
+  let equityDueMs = 0;
+  let sampledAccounts = 0;
   let pruneDueMs = 0;
   let pruning: Promise<void> | null = null;
   const prune = async (): Promise<void> => {
@@ -105,6 +113,12 @@ async function main(): Promise<void> {
         },
         (err: unknown) => log.error({ err }, 'checkpoint failed (the journal still holds everything; the next one retries)'),
       );
+    }
+    if (nowMs >= equityDueMs || engine.accountCount !== sampledAccounts) {
+      equityDueMs = nowMs - (nowMs % EQUITY_SAMPLE_MS) + EQUITY_SAMPLE_MS;
+      sampledAccounts = engine.accountCount;
+      const samples = [...engine.allMetrics()].map(({ login, metrics }) => ({ login, balance: metrics.balance, equity: metrics.equity }));
+      if (samples.length > 0) toMain.push({ t: 'equity', shard: data.shard, atMs: nowMs, samples });
     }
     if (pruning === null && nowMs >= pruneDueMs) {
       pruneDueMs = nowMs + PRUNE_EVERY_MS;
@@ -161,7 +175,7 @@ async function main(): Promise<void> {
   if (core.health.state !== 'failed') {
     journal.release(checkpoint.writeSync(engine.idCounter));
   }
-  journal.close();
+  await journal.close();
   inbox.close();
   await store.close();
   signal({ t: 'stopped', shard: data.shard });

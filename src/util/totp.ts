@@ -39,8 +39,8 @@ export function hotp(key: Buffer, counter: number): string {
   return String(code).padStart(DIGITS, '0');
 }
 
-/** The step a code belongs to, when it is valid now and newer than `lastStep`; otherwise null. */
-export function acceptedStep(secretBase32: string, code: string, nowMs: UnixMs, lastStep: number | null): number | null {
+/** The step of the window around `nowMs` (previous, current, next) whose code `code` is; null when none. */
+export function matchedStep(secretBase32: string, code: string, nowMs: UnixMs): number | null {
   if (!/^\d{6}$/.test(code)) return null;
   const key = base32Decode(secretBase32);
   const now = Math.floor(nowMs / TOTP_STEP_MS);
@@ -49,5 +49,11 @@ export function acceptedStep(secretBase32: string, code: string, nowMs: UnixMs, 
   for (let step = now - DRIFT_STEPS; step <= now + DRIFT_STEPS; step++) {
     if (timingSafeEqual(Buffer.from(hotp(key, step)), Buffer.from(code)) && found === null) found = step;
   }
+  return found;
+}
+
+/** The step a code belongs to, when it is valid now and newer than `lastStep`; otherwise null. */
+export function acceptedStep(secretBase32: string, code: string, nowMs: UnixMs, lastStep: number | null): number | null {
+  const found = matchedStep(secretBase32, code, nowMs);
   return found !== null && (lastStep === null || found > lastStep) ? found : null;
 }

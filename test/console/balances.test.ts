@@ -30,6 +30,15 @@ const SAMPLES: Readonly<Record<string, readonly unknown[]>> = {
   'POST /console/api/quotes': [{ symbol: 'EURUSD', bid: 1.1, ask: 1.1002 }],
   'POST /console/api/orders': [order('700001'), order('700002')],
   'GET /console/api/accounts': [undefined],
+  'GET /console/api/accounts/:login': [undefined],
+  'GET /console/api/accounts/:login/equity': [undefined],
+  'DELETE /console/api/accounts/:login/positions/:ticket': [undefined],
+  'DELETE /console/api/accounts/:login/orders/:id': [undefined],
+  'GET /console/api/quotes': [undefined],
+  'GET /console/api/users': [undefined],
+  'POST /console/api/users': [{ id: 'newbie', password: 'a long enough password' }],
+  'POST /console/api/users/:user/totp/enrol': [undefined],
+  'POST /console/api/users/:user/totp/confirm': [{ totp: '000000' }],
   'GET /console/api/keys': [undefined],
   'POST /console/api/keys': [newKey],
   'GET /console/api/keys/:id': [undefined],
@@ -38,6 +47,7 @@ const SAMPLES: Readonly<Record<string, readonly unknown[]>> = {
   'DELETE /console/api/keys/:id': [undefined],
   'PUT /console/api/keys/:id/kill-switch': [{ active: true }],
   'GET /console/api/keys/:id/stats': [undefined],
+  'GET /console/api/keys/:id/series': [undefined],
   'GET /console/api/users/:user/kill-switch': [undefined],
   'POST /console/api/users/:user/kill-switch/trigger': [undefined],
   'POST /console/api/users/:user/kill-switch/reset': [undefined],
@@ -83,7 +93,7 @@ describe('no console route changes a balance', () => {
     };
     let keyId = '';
     const params = (path: string): string => path
-      .replace(':user', 'alice').replace(':login', '700002')
+      .replace(':user', 'alice').replace(':login', '700002').replace(':ticket', '999999')
       .replace(/keys\/:id/, `keys/${keyId}`).replace(/webhooks\/:id/, 'webhooks/wh-alice');
 
     for (const r of routes) {

@@ -7,7 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RestClient } from '../rest/support/client.js';
 import { startServer, type RunningServer } from '../support/server.js';
-import { CONSOLE_CONFIG, consoleSeed } from './support/console.js';
+import { CONSOLE_CONFIG, consoleSeed, login } from './support/console.js';
+import { decodeBlocks } from './support/qr.js';
+import { TotpDevice } from './support/totp.js';
 
 const TAS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/src/cli/tas.js');
 
@@ -85,12 +87,43 @@ describe('tas CLI', () => {
     expect((await json(['webhooks', 'signals', 'wh-cli'])).data).toEqual([]);
   });
 
+  it('creates a user: the QR code it prints decodes to the otpauth URI, whose secret signs the user in', async () => {
+    const run = await tas(['users', 'create', 'judy']);
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stdout.split('\n');
+    expect(lines[0]).toBe('user judy created');
+    const password = /^password: (\S+) {3}\(generated; shown this once\)$/.exec(lines[1]!)![1]!;
+    const uri = /^otpauth URI: (otpauth:\/\/totp\/TAS:judy\?secret=([A-Z2-7]{32})&issuer=TAS&algorithm=SHA1&digits=6&period=30)$/.exec(lines.find((l) => l.startsWith('otpauth URI: '))!)!;
+    // The block characters between the heading and the URI are the QR code, as a phone reads it.
+    const qr = lines.slice(lines.findIndex((l) => l.startsWith('scan with')) + 1, lines.findIndex((l) => l.startsWith('otpauth URI: ')));
+    expect(qr.length).toBeGreaterThan(10);
+    expect(decodeBlocks(qr)).toBe(uri[1]);
+    expect(lines.find((l) => l.startsWith('secret'))).toContain(uri[2]);
+    await login(server.consolePort, { id: 'judy', password, device: new TotpDevice(uri[2]!) });
+    expect((await json(['users', 'list'])).data.map((u: { id: string }) => u.id)).toContain('judy');
+    const again = await tas(['users', 'create', 'judy', '--password', 'another long password']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/400 bad_request: user judy already exists \(field id\)/);
+    expect((await tas(['users', 'create', 'kim', '--password', 'short'])).stderr).toMatch(/400 bad_request: password: must be 12\.\.256 characters/);
+  });
+
+  it('shows an account with its positions and orders, quotes with sessions, and a key over time', async () => {
+    const order = await json(['orders', 'place', '--login', '700001', '--symbol', 'EURUSD', '--side', 'sell', '--volume', '0.03']);
+    const shown = await tas(['accounts', 'show', '700001']);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(/^700001 {2}demo demo\\standard {2}Demo-1 {2}1:100\nbalance [\d.]+ USD {2}equity [\d.]+ USD/);
+    expect(shown.stdout).toMatch(new RegExp(`${order.ticket}\\s+EURUSD\\s+sell\\s+0\\.03\\s+[\\d.]+\\s+[\\d.]+\\s+-?[\\d.]+ USD\\s+manual\\s+-`));
+    expect((await tas(['quotes', 'list'])).stdout).toMatch(/EURUSD\s+[\d.]+\s+[\d.]+\s+open\s+24x7/);
+    expect((await json(['accounts', 'equity', '700001', '--range', '1h'])).step_s).toBe(60);
+    expect((await json(['keys', 'series', 'k-alice', '--step', '1m'])).step_s).toBe(60);
+  });
+
   it('shows the audit log of what it did', async () => {
     const run = await tas(['audit', '--limit', '3']);
     expect(run.code).toBe(0);
     const rows = run.stdout.trim().split('\n');
     expect(rows[0]).toMatch(/^SEQ\s+AT\s+ACTOR\s+IP\s+ACTION/);
-    expect(rows[1]).toMatch(/operator\s+127\.0\.0\.1\s+webhook\.rotate_secret\s+wh-cli\s+ok 200/);
+    expect(rows[1]).toMatch(/operator\s+127\.0\.0\.1\s+order\.place\s+700001\s+ok 200/);
     expect(rows.at(-1)).toMatch(/^\(more: --cursor \d+\)$/);
     expect((await json(['routes'])).data.length).toBeGreaterThan(20);
   });

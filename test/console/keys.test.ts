@@ -150,7 +150,11 @@ describe('console keys', { timeout: 70_000 }, () => {
     created.push({ id: premium.id, secret: premium.secret });
     // Now it is spent.
     const reused = expectError(await as(alice, 'POST', '/console/api/keys', { ...newKey(), totp: code }), 401, 'unauthorized', 'totp');
-    expect(reused.body.error.message).toMatch(/wrong, expired or already used/);
+    // It says so, and how long until the app shows the next code (at most two steps away).
+    const wait = /^TOTP code already used \(each code works once\): wait for the next code of your authenticator app, in (\d+) s$/.exec(reused.body.error.message);
+    expect(wait, reused.body.error.message).not.toBeNull();
+    expect(Number(wait![1])).toBeGreaterThanOrEqual(1);
+    expect(Number(wait![1])).toBeLessThanOrEqual(60);
     expect(await listIds(alice)).toEqual([...before, premium.id]);
   });
 

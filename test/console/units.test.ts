@@ -9,7 +9,7 @@ import { IpThrottle, Lockout, LOCKOUT_MS } from '../../src/console/lockout.js';
 import { authenticate, checkSameOrigin, cookieValues, type GuardHeaders } from '../../src/console/request-guard.js';
 import { SessionStore, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../src/console/sessions.js';
 import { summary } from '../../src/console/audit-log.js';
-import { TotpGuard } from '../../src/console/totp-guard.js';
+import { TotpGuard, totpRefusal } from '../../src/console/totp-guard.js';
 import { InvalidValue } from '../../src/config/errors.js';
 import { ApiError } from '../../src/gateway/errors.js';
 import type { KeyRecord, UserRecord } from '../../src/store/records.js';
@@ -106,24 +106,33 @@ describe('TOTP guard', () => {
     const step = Math.floor(T0 / STEP_MS);
     const store = realStore();
     const guard = new TotpGuard(store, box, clock);
-    expect(await guard.consume(userRec, codeAt(SECRET, step - 2))).toBe(false);
-    expect(await guard.consume(userRec, codeAt(SECRET, step + 2))).toBe(false);
-    expect(await guard.consume(userRec, codeAt(SECRET, step - 1))).toBe(true);
-    expect(await guard.consume(userRec, codeAt(SECRET, step - 1))).toBe(false);
-    expect(await guard.consume(userRec, codeAt(SECRET, step + 1))).toBe(true);
-    // An older step than the last one taken is refused even inside the window.
-    expect(await guard.consume(userRec, codeAt(SECRET, step))).toBe(false);
-    expect(await new TotpGuard(store, box, clock).consume(userRec, codeAt(SECRET, step + 1))).toBe(false);
-    clock.ms += 2 * STEP_MS;
-    expect(await guard.consume(userRec, codeAt(SECRET, step + 2))).toBe(true);
-    expect(await guard.consume(userRec, 'abcdef')).toBe(false);
+    const wrong = { ok: false, reason: 'wrong' };
+    expect(await guard.consume(userRec, codeAt(SECRET, step - 2))).toEqual(wrong);
+    expect(await guard.consume(userRec, codeAt(SECRET, step + 2))).toEqual(wrong);
+    expect(await guard.consume(userRec, codeAt(SECRET, step - 1))).toEqual({ ok: true, step: step - 1 });
+    // Used: the app shows a fresh code when the current step begins, which it already has (T0 is a step start).
+    expect(await guard.consume(userRec, codeAt(SECRET, step - 1))).toEqual({ ok: false, reason: 'used', nextCodeInMs: 0 });
+    expect(await guard.consume(userRec, codeAt(SECRET, step + 1))).toEqual({ ok: true, step: step + 1 });
+    // An older step than the last one taken is refused even inside the window: the next fresh code is two steps away.
+    expect(await guard.consume(userRec, codeAt(SECRET, step))).toEqual({ ok: false, reason: 'used', nextCodeInMs: 2 * STEP_MS });
+    clock.ms += 12_345;
+    expect(await new TotpGuard(store, box, clock).consume(userRec, codeAt(SECRET, step + 1))).toEqual({ ok: false, reason: 'used', nextCodeInMs: 2 * STEP_MS - 12_345 });
+    clock.ms = T0 + 2 * STEP_MS;
+    expect(await guard.consume(userRec, codeAt(SECRET, step + 2))).toEqual({ ok: true, step: step + 2 });
+    expect(await guard.consume(userRec, 'abcdef')).toEqual(wrong);
+  });
+
+  it('says how long until a fresh code when one was used, and never less than a second', () => {
+    expect(totpRefusal({ ok: false, reason: 'used', nextCodeInMs: 17_200 })).toBe('TOTP code already used (each code works once): wait for the next code of your authenticator app, in 18 s');
+    expect(totpRefusal({ ok: false, reason: 'used', nextCodeInMs: 0 })).toMatch(/in 1 s$/);
+    expect(totpRefusal({ ok: false, reason: 'wrong' })).toBe('TOTP code is wrong or expired');
   });
 
   it('spends a step before any await, so two requests with one code cannot both pass', async () => {
     const guard = new TotpGuard(realStore(), box, new FakeClock(T0));
     const code = codeAt(SECRET, Math.floor(T0 / STEP_MS));
     const results = await Promise.all([guard.consume(userRec, code), guard.consume(userRec, code)]);
-    expect(results.sort()).toEqual([false, true]);
+    expect(results.map((r) => r.ok).sort()).toEqual([false, true]);
   });
 });
 

@@ -158,6 +158,8 @@ function checkInvariants(e: Engine, seen: Map<number, string>, lastSeq: Map<stri
       margin += p.margin;
     }
     expect(snap.account.margin).toBe(margin);
+    // The floating profit kept between ticks is exactly the sum over the positions.
+    expect(e.freeMargin(login)).toBe(e.metrics(login)?.freeMargin);
     for (const ord of snap.pendingOrders) expect(Number.isSafeInteger(ord.volume) && ord.volume > 0).toBe(true);
   }
   for (const ev of o.events) {

@@ -1,5 +1,7 @@
 // The console's JSON API as the page uses it: same origin, the session cookie (HttpOnly, sent by
 // the browser) and the CSRF token on every state-changing call.
+import { noteCodeSpent } from './dom.js';
+
 let csrfToken = '';
 let onLoggedOut = () => {};
 
@@ -27,7 +29,10 @@ export async function api(method, path, body) {
   const text = await res.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch { data = null; }
-  if (res.ok) return data;
+  if (res.ok) {
+    if (body && body.totp) noteCodeSpent();
+    return data;
+  }
   const failure = new ApiFailure(res.status, data && data.error);
   if (res.status === 401 && path !== '/login' && failure.field !== 'totp') onLoggedOut(failure.message);
   throw failure;

@@ -1,40 +1,64 @@
-// The console page: sign-in with password + TOTP, then one view per task (keys, kill switch,
-// webhooks, audit log) chosen by the URL hash. The session is an HttpOnly cookie; the page keeps
-// only the CSRF token, which it gets at sign-in or from GET /console/api/session after a reload.
+// The console page: sign-in with password + TOTP, then one view per task chosen by the URL hash.
+// The session is an HttpOnly cookie; the page keeps only the CSRF token, which it gets at sign-in
+// or from GET /console/api/session after a reload. The shown view is refreshed while the tab is
+// visible: accounts and quotes every second, key charts with each bucket, the kill switch state
+// in the header every 10 seconds.
+import { loadAccountsView, refresh as refreshAccounts, wireAccounts } from './accounts.js';
 import { api, setSession, whenLoggedOut } from './api.js';
 import { loadAudit } from './audit.js';
 import { $, clearError, notify, showError } from './dom.js';
+import { refreshKeyCharts, wireKeyCharts } from './keycharts.js';
 import { loadKeys, openCreateKey } from './keys.js';
 import { loadKillSwitch, refreshState, setKillSwitchUser, wireKillSwitch } from './killswitch.js';
+import { loadQuotes } from './quotes.js';
+import { loadSecurity, setSecurityUser, wireSecurity } from './security.js';
 import { loadWebhooks, wireWebhooks } from './webhooks.js';
 
 const VIEWS = {
-  keys: loadKeys,
-  'kill-switch': loadKillSwitch,
-  webhooks: loadWebhooks,
-  audit: () => loadAudit(false),
+  accounts: { load: loadAccountsView, poll: refreshAccounts },
+  quotes: { load: loadQuotes, poll: loadQuotes },
+  keys: { load: loadKeys, poll: refreshKeyCharts },
+  'kill-switch': { load: loadKillSwitch, poll: null },
+  webhooks: { load: loadWebhooks, poll: null },
+  audit: { load: () => loadAudit(false), poll: null },
+  security: { load: loadSecurity, poll: null },
 };
+const POLL_MS = 1000;
 const STATE_POLL_MS = 10_000;
-let poll = null;
+let timers = [];
+let polling = false;
 
 function currentView() {
   const name = location.hash.replace(/^#/, '');
-  return name in VIEWS ? name : 'keys';
+  return name in VIEWS ? name : 'accounts';
 }
 
 async function show(name) {
   for (const view of Object.keys(VIEWS)) $(`#view-${view}`).hidden = view !== name;
   for (const link of document.querySelectorAll('#nav a')) link.classList.toggle('active', link.dataset.view === name);
   try {
-    await VIEWS[name]();
+    await VIEWS[name].load();
   } catch (err) {
     showError(err);
   }
 }
 
+/** One refresh of the shown view; skipped while the previous one is still out or the tab is hidden. */
+async function poll() {
+  const view = VIEWS[currentView()];
+  if (polling || document.hidden || view.poll === null || $('#nav').hidden) return;
+  polling = true;
+  try { await view.poll(); } catch { /* the next poll tries again; a 401 signs out through api.js */ } finally { polling = false; }
+}
+
+function stopTimers() {
+  for (const t of timers) clearInterval(t);
+  timers = [];
+}
+
 function signedOut(message) {
   setSession(null);
-  clearInterval(poll);
+  stopTimers();
   $('#nav').hidden = true;
   $('#whoami').hidden = true;
   for (const view of Object.keys(VIEWS)) $(`#view-${view}`).hidden = true;
@@ -46,12 +70,13 @@ function signedOut(message) {
 async function signedIn(session) {
   setSession(session);
   setKillSwitchUser(session.user);
+  setSecurityUser(session.user);
   $('#login-view').hidden = true;
   $('#nav').hidden = false;
   $('#whoami').hidden = false;
   $('#user-name').textContent = session.user;
-  clearInterval(poll);
-  poll = setInterval(() => { refreshState().catch(() => {}); }, STATE_POLL_MS);
+  stopTimers();
+  timers = [setInterval(() => { void poll(); }, POLL_MS), setInterval(() => { refreshState().catch(() => {}); }, STATE_POLL_MS)];
   await Promise.all([refreshState().catch(showError), show(currentView())]);
 }
 
@@ -78,8 +103,11 @@ function wireLogin() {
 
 async function boot() {
   wireLogin();
+  wireAccounts();
   wireKillSwitch();
   wireWebhooks();
+  wireKeyCharts();
+  wireSecurity();
   $('#key-new').addEventListener('click', openCreateKey);
   $('#keys-refresh').addEventListener('click', () => show('keys'));
   $('#ks-refresh').addEventListener('click', () => show('kill-switch'));

@@ -1,8 +1,9 @@
 // API keys: the list with every field of the spec's key table, advisories and statistics; create
 // (fresh TOTP; the secret shown once), pause/resume, the key kill switch, revoke (fresh TOTP).
 import { api } from './api.js';
-import { $, badge, clearError, fill, h, notify, openDialog, showError, withTotp } from './dom.js';
+import { $, badge, clearError, fill, fillRows, h, notify, openDialog, showError, withTotp } from './dom.js';
 import { count, date, ms, percent, relative } from './format.js';
+import { showKeyCharts } from './keycharts.js';
 
 const ADVISORY_LABEL = { no_expiry: 'no expiry', no_ip_whitelist: 'no IP whitelist', older_than_12_months: 'older than 12 months' };
 const STATUS_TONE = { Active: 'ok', Paused: 'warn', Expired: 'bad' };
@@ -40,6 +41,7 @@ function keyRow(k, reload) {
       h('div', { class: `cell-sub ${stats.error_rate > 0.05 ? 'error' : ''}`.trim() }, stats.requests === 0 ? 'no errors' : `${percent(stats.error_rate)} errors`)),
     h('td', { class: 'num' }, h('div', {}, ms(stats.latency_ms.p50)), h('div', { class: 'cell-sub' }, ms(stats.latency_ms.p99))),
     h('td', {}, h('div', { class: 'row-actions' },
+      act('Charts', 'ghost', () => showKeyCharts(k).catch(showError)),
       act('Stats', 'ghost', () => { detail.hidden = !detail.hidden; }),
       k.status === 'Paused'
         ? act('Resume', '', () => change(`/keys/${k.id}/resume`, `Key ${k.name} resumed`, reload))
@@ -90,8 +92,7 @@ function revoke(k, reload) {
 
 export async function loadKeys() {
   const { data } = await api('GET', '/keys');
-  const body = $('#keys-table tbody');
-  fill(body, data.map((k) => keyRow(k, loadKeys)));
+  fillRows($('#keys-table tbody'), data.map((k) => keyRow(k, loadKeys)));
   $('#keys-empty').hidden = data.length > 0;
 }
 

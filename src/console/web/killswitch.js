@@ -2,7 +2,7 @@
 // fresh TOTP code, the report of what a trigger closed and cancelled, the account flags, history.
 import { api } from './api.js';
 import { loadAccounts } from './keys.js';
-import { $, badge, clearError, confirmAction, fill, h, notify, showError } from './dom.js';
+import { $, badge, clearError, confirmAction, fill, fillRows, h, labelRows, notify, showError } from './dom.js';
 import { amount, dateTime, relative } from './format.js';
 
 let user = '';
@@ -28,9 +28,11 @@ export async function refreshState() {
   showState(await api('GET', `/users/${encodeURIComponent(user)}/kill-switch`));
 }
 
-const table = (head, rows) => h('table', { class: 'grid' },
-  h('thead', {}, h('tr', {}, head.map((t) => h('th', {}, t)))),
-  h('tbody', {}, rows));
+function table(head, rows) {
+  const t = h('table', { class: 'grid cards' }, h('thead', {}, h('tr', {}, head.map((title) => h('th', {}, title)))), h('tbody', {}, rows));
+  labelRows(t.tBodies[0]);
+  return h('div', { class: 'table-wrap' }, t);
+}
 
 function renderReport(report) {
   const box = $('#ks-report');
@@ -39,7 +41,7 @@ function renderReport(report) {
     h('td', { class: 'num' }, c.volume ?? ''), h('td', { class: 'num' }, c.close_price ?? ''),
     h('td', { class: 'num' }, c.profit === undefined ? '' : amount(c.profit)), h('td', {}, badge(c.source ?? '', 'info'))));
   const cancelled = report.cancelled.map((o) => h('tr', {},
-    h('td', {}, o.login), h('td', { class: 'mono' }, o.id), h('td', {}, o.symbol ?? ''), h('td', {}, `${o.side ?? ''} ${o.type ?? ''}`),
+    h('td', {}, o.login), h('td', { class: 'num' }, o.id), h('td', {}, o.symbol ?? ''), h('td', {}, `${o.side ?? ''} ${o.type ?? ''}`),
     h('td', { class: 'num' }, o.volume ?? ''), h('td', {}, badge(o.source ?? '', 'info'))));
   const failed = report.failed.map((f) => h('tr', {}, h('td', {}, f.login), h('td', {}, f.ticket ?? '—'), h('td', {}, `${f.error.name}: ${f.error.message}`)));
   fill(box,
@@ -49,6 +51,7 @@ function renderReport(report) {
     cancelled.length ? [h('h4', {}, 'Pending orders cancelled'), table(['Account', 'Order', 'Symbol', 'Order type', 'Lots', 'Source'], cancelled)] : null,
     failed.length ? [h('h4', {}, 'Not done'), table(['Account', 'Ticket', 'Why'], failed)] : null);
   box.hidden = false;
+  box.scrollIntoView({ block: 'start', behavior: 'smooth' });
 }
 
 async function loadAccountsTable() {
@@ -64,7 +67,7 @@ async function loadAccountsTable() {
       class: `btn small ${a.kill_switch.active ? '' : 'danger'}`, type: 'button',
       onclick: () => accountSwitch(a),
     }, a.kill_switch.active ? 'Release account' : 'Halt account')))));
-  fill($('#accounts-table tbody'), rows);
+  fillRows($('#accounts-table tbody'), rows);
 }
 
 async function accountSwitch(a) {
@@ -75,14 +78,14 @@ async function accountSwitch(a) {
   try {
     const answer = await api('PUT', `/accounts/${a.login}/kill-switch`, { active: !a.kill_switch.active });
     if (answer.active) renderReport({ ...answer, accounts: [a.login], paused_webhooks: [] });
-    notify(answer.active ? `Account ${a.login} halted` : `Account ${a.login} may trade again`);
+    else notify(`Account ${a.login} may trade again`);
     await loadAccountsTable();
   } catch (err) { showError(err); }
 }
 
 async function loadHistory() {
   const { data } = await api('GET', `/users/${encodeURIComponent(user)}/kill-switch/history?limit=10`);
-  fill($('#ks-history tbody'), data.map((e) => h('tr', {},
+  fillRows($('#ks-history tbody'), data.map((e) => h('tr', {},
     h('td', {}, dateTime(e.at)), h('td', {}, e.action), h('td', {}, e.actor),
     h('td', {}, badge(e.state, e.state === 'Triggered' ? 'bad' : 'ok')),
     h('td', { class: 'num' }, e.report ? e.report.closed.length : '—'),
@@ -105,8 +108,8 @@ export function wireKillSwitch() {
     try {
       const report = await api('POST', `/users/${encodeURIComponent(user)}/kill-switch/trigger`);
       showState(report);
+      // The report says what happened; a notice over it would hide its rows.
       renderReport(report);
-      notify(`Kill switch triggered: ${plural(report.closed.length, 'position')} closed, ${plural(report.cancelled.length, 'order')} cancelled`, 'bad');
       await Promise.all([loadAccountsTable(), loadHistory()]);
     } catch (err) {
       showError(err);
@@ -125,7 +128,7 @@ export function wireKillSwitch() {
       notify(`Kill switch reset: ${plural(answer.released.length, 'account')} may trade again (webhooks stay paused)`);
       await Promise.all([loadAccountsTable(), loadHistory()]);
     } catch (err) {
-      showError(err);
+      showError(err, form);
     }
   });
 }

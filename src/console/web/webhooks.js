@@ -1,7 +1,7 @@
 // Signal webhooks: the list, create and edit (allowed symbols, targets with their sizing rules),
 // pause/resume, secret rotation (the new secret shown once) and each webhook's signal log.
 import { api } from './api.js';
-import { $, badge, clearError, confirmAction, fill, h, notify, openDialog, showError } from './dom.js';
+import { $, badge, clearError, confirmAction, fill, fillRows, h, labelRows, notify, openDialog, showError } from './dom.js';
 import { dateTime } from './format.js';
 import { loadAccounts, showSecret } from './keys.js';
 
@@ -110,7 +110,7 @@ async function showSignals(hook, cursor = null, append = false) {
   if (!append) {
     fill(box,
       h('div', { class: 'view-head' }, h('h3', {}, `Signal log · ${hook.id}`), h('button', { class: 'btn ghost small', type: 'button', onclick: () => { box.hidden = true; } }, 'Close')),
-      h('div', { class: 'table-wrap' }, h('table', { class: 'grid', id: 'signal-table' },
+      h('div', { class: 'table-wrap' }, h('table', { class: 'grid cards', id: 'signal-table' },
         h('thead', {}, h('tr', {}, ['When', 'Result', 'Signal', 'Fan-out', 'Refused because', 'Latency', 'From'].map((t) => h('th', {}, t)))),
         h('tbody', {}))),
       h('button', { class: 'btn ghost', type: 'button', id: 'signals-more', hidden: true }, 'Older signals'));
@@ -118,6 +118,7 @@ async function showSignals(hook, cursor = null, append = false) {
   const body = $('#signal-table tbody');
   body.append(...rows);
   if (!append && rows.length === 0) body.append(h('tr', {}, h('td', { colspan: 7, class: 'empty' }, 'No signals yet.')));
+  labelRows(body);
   const more = $('#signals-more');
   more.hidden = page.next_cursor === null;
   more.onclick = () => showSignals(hook, page.next_cursor, true);
@@ -126,7 +127,7 @@ async function showSignals(hook, cursor = null, append = false) {
 
 export async function loadWebhooks() {
   const { data } = await api('GET', '/webhooks');
-  fill($('#webhooks-table tbody'), data.map((w) => h('tr', { 'data-webhook': w.id },
+  fillRows($('#webhooks-table tbody'), data.map((w) => h('tr', { 'data-webhook': w.id },
     h('td', { class: 'mono cell-title' }, w.id),
     h('td', {}, w.symbols.map((s) => badge(s, 'info'))),
     h('td', {}, w.targets.map((t) => h('div', {}, h('b', {}, t.login), ` ${sizingText(t.sizing)}`))),

@@ -3,6 +3,7 @@
 // Gateway metrics are observed where they happen on the main thread; the FIX thread counts into
 // shared memory (FixCounters) and the shards' figures come through a ShardStatsSource, both read
 // at scrape time.
+import fs from 'node:fs';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { EngineEvent } from '../../engine/types.js';
 import { FIX_COUNTED_TYPES, type FixCounters } from './fix-counters.js';
@@ -10,6 +11,21 @@ import { registerShardMetrics, type ShardStatsSource } from './shard-stats.js';
 
 /** Seconds; REST answers take tens of µs (reads) to ms (fsynced orders). */
 const LATENCY_BUCKETS_S = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
+
+/**
+ * RssAnon of /proc/self/status: LMDB maps its files, so the pages it reads or writes count in the
+ * resident size and grow with the data; the anonymous part is what the process itself keeps.
+ * Where /proc is not there, the whole resident size.
+ */
+function anonResidentBytes(): number {
+  try {
+    const kb = /^RssAnon:\s+(\d+) kB$/m.exec(fs.readFileSync('/proc/self/status', 'utf8'));
+    if (kb !== null) return Number(kb[1]) * 1024;
+  } catch {
+    // Not Linux: below.
+  }
+  return process.memoryUsage.rss();
+}
 
 export type KillSwitchScope = 'user' | 'account' | 'key';
 
@@ -38,6 +54,18 @@ export class ServiceMetrics {
       labelNames: ['source', 'result'], registers,
     });
     this.wsConnections = new Gauge({ name: 'tas_ws_connections', help: 'Open WebSocket stream connections', registers });
+    new Gauge({
+      name: 'tas_process_resident_bytes', help: 'Resident memory of the whole process (every thread)', registers,
+      collect() { this.set(process.memoryUsage.rss()); },
+    });
+    new Gauge({
+      name: 'tas_process_anon_resident_bytes', help: 'Resident memory not backed by files: heaps and buffers, without the LMDB pages mapped from disk', registers,
+      collect() { this.set(anonResidentBytes()); },
+    });
+    new Gauge({
+      name: 'tas_main_heap_used_bytes', help: 'JavaScript heap in use on the main thread', registers,
+      collect() { this.set(process.memoryUsage().heapUsed); },
+    });
     this.wsOpened = new Counter({ name: 'tas_ws_connections_opened_total', help: 'WebSocket stream connections accepted', registers });
     this.wsConflated = new Counter({
       name: 'tas_ws_quotes_conflated_total', help: 'Quotes not sent to a slow consumer because a newer quote of the symbol replaced them', registers,

@@ -5,7 +5,7 @@ import type { Database } from 'lmdb';
 import type { UnixMs } from '../../engine/types.js';
 import { table } from '../../store/table.js';
 import type { Logger } from '../../util/log.js';
-import { KeyStats, type KeyStatsRecord } from './key-stats.js';
+import { KeyStats, type KeyStatsRecord, type RequestTap } from './key-stats.js';
 
 export const KEY_STATS = table<string, KeyStatsRecord>('key_stats');
 export const KEY_STATS_SAVE_MS = 10_000;
@@ -13,16 +13,21 @@ const SAVE_CHUNK = 32;
 
 export class KeyStatsBook {
   private readonly stats = new Map<string, KeyStats>();
+  private listener: RequestTap | null = null;
+  private readonly tap: RequestTap = (keyId, endpoint, errorName, latencyUs) => this.listener?.(keyId, endpoint, errorName, latencyUs);
 
   constructor(private readonly db: Database<KeyStatsRecord, string>) {
-    for (const { value } of db.getRange()) this.stats.set(value.keyId, new KeyStats(value.keyId, value.sinceMs, value));
+    for (const { value } of db.getRange()) this.stats.set(value.keyId, new KeyStats(value.keyId, value.sinceMs, value, this.tap));
   }
+
+  /** The one listener told of every recorded request (the console's per-key time series). */
+  onRequest(listener: RequestTap): void { this.listener = listener; }
 
   /** The key's statistics, started now if it has none. Call only for keys that exist. */
   of(keyId: string, nowMs: UnixMs): KeyStats {
     let s = this.stats.get(keyId);
     if (s === undefined) {
-      s = new KeyStats(keyId, nowMs);
+      s = new KeyStats(keyId, nowMs, undefined, this.tap);
       this.stats.set(keyId, s);
     }
     return s;

@@ -33,6 +33,9 @@ export interface KeyStatsJson {
   readonly last_used_ip: string | null;
 }
 
+/** Told of every request a key's statistics record (the console's time series listen). */
+export type RequestTap = (keyId: string, endpoint: string, errorName: string | null, latencyUs: number) => void;
+
 export const TOP_ENDPOINTS = 5;
 /** The last-used address is looked up at most this often per key (a kernel call per lookup). */
 export const ADDRESS_SAMPLE_MS = 1000;
@@ -56,7 +59,7 @@ export class KeyStats {
   /** Changed since the last save. */
   dirty = false;
 
-  constructor(readonly keyId: string, private readonly sinceMs: UnixMs, saved?: KeyStatsRecord) {
+  constructor(readonly keyId: string, private readonly sinceMs: UnixMs, saved?: KeyStatsRecord, private readonly tap?: RequestTap) {
     this.requests = saved?.requests ?? 0;
     this.errors = saved?.errors ?? 0;
     this.errorsByName = countMap(saved?.errorsByName ?? {});
@@ -76,6 +79,7 @@ export class KeyStats {
     }
     this.latency.record(latencyUs);
     this.dirty = true;
+    this.tap?.(this.keyId, endpoint, errorName, latencyUs);
   }
 
   /** An authenticated use (the console's "last used": time, and the address sampled once a second). */

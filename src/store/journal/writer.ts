@@ -57,6 +57,8 @@ interface Spare {
   readonly index: number;
   readonly file: string;
   state: 'preparing' | 'ready' | 'failed';
+  /** Settles once the preparation ended, either way. */
+  done: Promise<void>;
   /** Superseded while still being zero-filled: the file is removed once its preparation ends. */
   abandoned: boolean;
   readonly sinceMs: number;
@@ -194,8 +196,16 @@ export class JournalWriter {
     while (this.closed.length > 0 && this.closed[0]!.lastLsn <= lsn) this.opts.io.remove(this.closed.shift()!.file);
   }
 
-  close(): void {
+  /**
+   * Closes the current segment; a spare still being prepared is abandoned and waited for (a ready
+   * one stays for the next start), so nothing writes in the directory once this resolves.
+   */
+  async close(): Promise<void> {
     this.out.close();
+    const spare = this.spare;
+    if (spare?.state !== 'preparing') return;
+    spare.abandoned = true;
+    await spare.done;
   }
 
   private room(): number {
@@ -256,9 +266,9 @@ export class JournalWriter {
     const current = this.spare;
     if (current !== null && (current.state !== 'failed' || nowMs - current.sinceMs < FULL_RETRY_MS)) return;
     const index = this.segment.index + 1;
-    const spare: Spare = { index, file: path.join(this.opts.dir, segmentName(index)), state: 'preparing', abandoned: false, sinceMs: nowMs };
+    const spare: Spare = { index, file: path.join(this.opts.dir, segmentName(index)), state: 'preparing', done: Promise.resolve(), abandoned: false, sinceMs: nowMs };
     this.spare = spare;
-    this.opts.io.prepare(spare.file, this.opts.segmentBytes).then(
+    spare.done = this.opts.io.prepare(spare.file, this.opts.segmentBytes).then(
       () => {
         spare.state = 'ready';
         if (spare.abandoned) this.opts.io.remove(spare.file);

@@ -61,6 +61,9 @@ export class TotpDevice {
     }
   }
 
+  /** The step of the last code this device gave. */
+  get last(): number { return this.lastStep; }
+
   /** Marks the steps up to `step` as spent (a code used outside this device). */
   spent(step: number): void { this.lastStep = Math.max(this.lastStep, step); }
 }
