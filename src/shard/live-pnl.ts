@@ -27,6 +27,8 @@ export class LivePnl {
 
   constructor(private readonly shard: number, private readonly engine: Engine, symbols: readonly string[], private readonly intervalMs = LIVE_INTERVAL_MS) {
     this.symbols = symbols;
+    // Prices as recovered: the first report waits for the first tick that moves one.
+    for (const symbol of symbols) this.lastQuotes.set(symbol, engine.quote(symbol));
   }
 
   want(login: string, on: boolean): void {
