@@ -61,12 +61,17 @@ async function stream(port: number, k: Key, op: Record<string, unknown>, counts:
   const ws = new WebSocket(`ws://127.0.0.1:${port}/v1?key=${k.id}&ts=${ts}&sig=${sig}`, { perMessageDeflate: false });
   let n = 0;
   ws.on('message', (data) => { for (const line of String(data).split('\n')) if (counts(JSON.parse(line) as { channel: string })) n++; });
-  await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+  await new Promise((resolve, reject) => {
+    ws.once('open', resolve);
+    ws.once('error', reject);
+    ws.once('unexpected-response', (_req, res) => reject(new Error(`stream upgrade refused: ${res.statusCode}`)));
+  });
   ws.send(JSON.stringify({ id: 1, ...op }));
   return { ws, count: () => n };
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const progress = (what: string): void => { process.stderr.write(`live-pnl bench: ${what}\n`); };
 
 function expectAll(r: LoadResult, what: string): void {
   if ((r.statuses.get(200) ?? 0) !== r.completed) throw new Error(`${what}: ${[...r.statuses].map(([s, n]) => `${n}×${s}`).join(' ')}`);
@@ -78,7 +83,7 @@ export async function benchLivePnl(): Promise<Row[]> {
   let service: ServiceProcess | null = null;
   const sockets: WebSocket[] = [];
   try {
-    service = await startService(work, { prices: { source: 'simulated' }, durability: 'sync', log: { level: 'warn' } }, seed());
+    service = await startService(work, { prices: { source: 'simulated' }, durability: 'sync', log: { level: 'info' } }, seed());
     const port = service.httpPort;
     const pid = service.child.pid!;
     os.setPriority(DRIVER_NICE);
@@ -87,6 +92,7 @@ export async function benchLivePnl(): Promise<Row[]> {
       request: orderRequest('setup', (i) => SYMBOLS[i % SYMBOLS.length]!),
     });
     expectAll(setup, 'setup orders');
+    progress(`${ACCOUNTS * POSITIONS_PER_ACCOUNT} positions open`);
 
     // The tick rate the market really produced, seen by one quotes subscriber for 2 s.
     const quotes = await stream(port, keys[ACCOUNTS - 1]!, { op: 'subscribe', channels: ['quotes'], symbols: SYMBOLS }, (m) => m.channel === 'quote');
@@ -95,6 +101,7 @@ export async function benchLivePnl(): Promise<Row[]> {
     await sleep(2000);
     const ticksPerSec = (quotes.count() - q0) / 2;
     quotes.ws.close();
+    progress(`${ticksPerSec} ticks/s`);
 
     let phase = 0;
     const measure = async (): Promise<{ r: LoadResult; cpuMsPerS: number }> => {
@@ -102,6 +109,7 @@ export async function benchLivePnl(): Promise<Row[]> {
       const t0 = Date.now();
       const r = await fixedRate({ port, connections: CONNECTIONS, ratePerSec: ORDER_RATE, warmup: ORDER_RATE, count: ORDERS, request: orderRequest(`p${phase++}`, (i) => SYMBOLS[(i * 7) % SYMBOLS.length]!) });
       expectAll(r, 'orders');
+      progress(`phase ${phase} measured`);
       return { r, cpuMsPerS: (processCpuMs(pid) - cpu0) / ((Date.now() - t0) / 1000) };
     };
     const subscribe = async (): Promise<() => number> => {
@@ -118,6 +126,7 @@ export async function benchLivePnl(): Promise<Row[]> {
     for (let round = 1; round <= 2; round++) {
       runs.push({ name: `orders, no subscribers (${round})`, ...(await measure()), livePerSec: null });
       const liveCount = await subscribe();
+      progress('subscribed');
       const l0 = liveCount();
       const t0 = Date.now();
       const m = await measure();
