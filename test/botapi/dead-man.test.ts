@@ -5,8 +5,8 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../support/server.js';
-import { operator, RestClient, type Answer } from '../rest/support/client.js';
-import { expectError } from '../rest/support/expect.js';
+import { operator, RestClient } from '../rest/support/client.js';
+import { expectError, expectOk as ok } from '../rest/support/expect.js';
 import { KEYS, OTHER_LOGIN, REST_CONFIG, restSeed, TRADER_LOGINS, traderKey } from '../rest/support/seed.js';
 import { TestStream } from '../stream/support/stream-client.js';
 
@@ -27,11 +27,6 @@ let traders = 0;
 function trader(): { api: RestClient; other: RestClient; login: string } {
   const login = TRADER_LOGINS[traders++]!;
   return { login, api: new RestClient(server.httpPort, traderKey(login)), other: new RestClient(server.httpPort, secondKey(login)) };
-}
-
-function ok(res: Answer): Answer {
-  expect(res.status, res.text).toBe(200);
-  return res;
 }
 
 const limitBuy = (login: string, price = 1.09) => ({ login, symbol: 'EURUSD', side: 'buy', type: 'limit', volume: 0.01, price });

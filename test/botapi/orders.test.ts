@@ -5,8 +5,8 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../support/server.js';
-import { operator, RestClient, type Answer } from '../rest/support/client.js';
-import { expectError } from '../rest/support/expect.js';
+import { operator, RestClient } from '../rest/support/client.js';
+import { expectError, expectOk as ok } from '../rest/support/expect.js';
 import { OTHER_LOGIN, REST_CONFIG, restSeed, TRADER_LOGINS, traderKey } from '../rest/support/seed.js';
 import { TestStream } from '../stream/support/stream-client.js';
 
@@ -27,11 +27,6 @@ function trader(): { api: RestClient; login: string } {
 
 async function quote(symbol: string, bid: number, ask: number): Promise<void> {
   expect((await operator(server.consolePort, server.adminToken, 'POST', '/console/api/quotes', { symbol, bid, ask })).status).toBe(200);
-}
-
-function ok(res: Answer): Answer {
-  expect(res.status, res.text).toBe(200);
-  return res;
 }
 
 const limitBuy = (login: string, price: number, extra: Record<string, unknown> = {}) =>
