@@ -1,7 +1,7 @@
 # Two commands on a fresh machine: `make run` and `make test`.
 NODE_MODULES_STAMP := node_modules/.installed
 
-.PHONY: run build test check typecheck lint bench screenshots clean
+.PHONY: run cluster build test check typecheck lint bench soak screenshots clean
 
 $(NODE_MODULES_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -12,6 +12,10 @@ build: $(NODE_MODULES_STAMP)
 
 run: build
 	npm start
+
+# Three NATS servers and three tas nodes on loopback (docs/scaling.md); Ctrl-C stops them all.
+cluster: build
+	node dist/src/cluster/local.js
 
 typecheck: $(NODE_MODULES_STAMP)
 	npx tsc -p tsconfig.check.json

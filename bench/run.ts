@@ -2,6 +2,7 @@
 // each (other processes on a 2-core box skew every figure). `node dist/bench/run.js engine shard`
 // runs only the named suites.
 import { availableParallelism, loadavg } from 'node:os';
+import { benchCluster } from './cluster.bench.js';
 import { benchEngine } from './engine.bench.js';
 import { benchFixCodec } from './fix-codec.bench.js';
 import { benchFixRoundtrip } from './fix-roundtrip.bench.js';
@@ -32,6 +33,7 @@ const suites: Record<string, () => Promise<Row[]>> = {
     : { name: r.name, median: ns(r.median), p99: ns(r.p99), throughput: perSec(r.opsPerSec) })),
   journal: benchJournal,
   shard: benchShard,
+  cluster: benchCluster,
   rest: benchRest,
   stream: benchStream,
   'live-pnl': benchLivePnl,

@@ -25,19 +25,19 @@ const SYMBOL: SymbolSpec = {
   name: 'EURUSD', digits: 5, contractSize: 100_000, maxVolume: 10_000, baseCurrency: 'EUR', quoteCurrency: 'USD', session: '24x7',
 };
 
-function order(login: string): Command {
+export function order(login: string): Command {
   return {
     kind: 'place', login, symbol: 'EURUSD', side: 'buy', type: 'market', volume: 1, sizing: null,
     price: null, sl: null, tp: null, clientId: null, source: 'api', keyId: 'bench', webhookId: null,
   };
 }
 
-async function placeOk(pool: ShardPool, login: string): Promise<void> {
+export async function placeOk(pool: ShardPool, login: string): Promise<void> {
   const { answer } = await pool.calls.request(login, order(login));
   if (answer.t !== 'done') throw new Error(`order refused: ${JSON.stringify(answer)}`);
 }
 
-async function throughput(pool: ShardPool, logins: readonly string[], total: number, inFlight: number): Promise<number> {
+export async function throughput(pool: ShardPool, logins: readonly string[], total: number, inFlight: number): Promise<number> {
   let sent = 0;
   const t0 = process.hrtime.bigint();
   const lane = async (): Promise<void> => {
@@ -48,7 +48,7 @@ async function throughput(pool: ShardPool, logins: readonly string[], total: num
 }
 
 /** Sends at `ratePerSec` on a schedule; latency counts from each order's intended send time. */
-async function fixedRate(pool: ShardPool, logins: readonly string[], ratePerSec: number, seconds: number) {
+export async function fixedRate(pool: ShardPool, logins: readonly string[], ratePerSec: number, seconds: number) {
   const hist = build({ lowestDiscernibleValue: 1, highestTrackableValue: 10_000_000, numberOfSignificantValueDigits: 3 });
   const intervalNs = 1e9 / ratePerSec;
   const total = ratePerSec * seconds;

@@ -13,7 +13,8 @@ import { startFixGateway } from './fix/start.js';
 import { resolveAdminToken } from './console/operator-auth.js';
 import { AuditLog } from './console/audit-log.js';
 import { auditDeadMen } from './console/dead-man-audit.js';
-import type { SymbolSpec } from './engine/types.js';
+import type { Command, Quote, SymbolSpec } from './engine/types.js';
+import { ClusterNode } from './cluster/node.js';
 import { KeyRing } from './gateway/auth/key-ring.js';
 import { ReplayGuard } from './gateway/auth/replay-guard.js';
 import { TIMESTAMP_WINDOW_MS } from './gateway/auth/verify.js';
@@ -31,7 +32,11 @@ import { marketSymbolOf } from './market/market-symbol.js';
 import { ShardPool } from './shard/pool.js';
 import { ReadModel } from './shard/read-model.js';
 import { SecretBox } from './store/secret-box.js';
-import { KEYS } from './store/records.js';
+import { KEYS, USERS, WEBHOOKS } from './store/records.js';
+import { KILL_SWITCH } from './killswitch/kill-store.js';
+import { SharedTables } from './cluster/shared-tables.js';
+import type { Key } from './store/store.js';
+import type { Table } from './store/table.js';
 import { reshardDataDir } from './shard/reshard.js';
 import { marginPolicyOf } from './config/margin-policy.js';
 import { ShardHistory } from './shard/history.js';
@@ -41,6 +46,11 @@ import { parseCidr, type Cidr } from './util/ip.js';
 import type { Logger } from './util/log.js';
 
 const CLIENT_ID_RETENTION_MS = 24 * 3600_000;
+/** The main thread's tables a cluster's nodes share (src/cluster/shared-tables.ts). */
+const SHARED_TABLES = [KEYS, USERS, WEBHOOKS, KILL_SWITCH] as unknown as readonly Table<Key, unknown>[];
+/** How long a cluster node's start waits for every shard to have an owner (its fixture accounts go there). */
+const CLUSTER_SEED_WAIT_MS = 60_000;
+const CLUSTER_SEED_RETRY_MS = 250;
 
 export interface Service {
   readonly ports: { readonly http: number; readonly console: number; readonly fix: number };
@@ -66,11 +76,16 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
   const haltedKeys = [...boot.table(KEYS).getRange()].flatMap(({ value: k }) => (k.halted ? [{ login: k.login, keyId: k.id }] : []));
   await boot.close();
   const marginPolicy = marginPolicyOf(config.margin);
-  const resharded = await reshardDataDir(config.data_dir, config.durability, config.shards, {
-    symbols: symbolList, haltedKeys, clientIdRetentionMs: CLIENT_ID_RETENTION_MS, marginPolicy, nowMs: Date.now(),
-  });
-  if (resharded) log.info(resharded, 'accounts moved to their new shards');
-  const store = openStore(config.data_dir, config.durability, config.shards);
+  // A cluster's shard count is fixed for its life: its shards' state lives in their streams.
+  const clustered = config.cluster.enabled;
+  const shards = clustered ? config.cluster.shards : config.shards;
+  if (!clustered) {
+    const resharded = await reshardDataDir(config.data_dir, config.durability, config.shards, {
+      symbols: symbolList, haltedKeys, clientIdRetentionMs: CLIENT_ID_RETENTION_MS, marginPolicy, nowMs: Date.now(),
+    });
+    if (resharded) log.info(resharded, 'accounts moved to their new shards');
+  }
+  let cluster: ClusterNode | null = null;
   const symbols = new Map(symbolList.map((s) => [s.name, s]));
   const market = await Market.open({
     symbols: config.seed.symbols.map(marketSymbolOf),
@@ -78,10 +93,22 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
     clock: systemClock,
     scheduler: systemScheduler,
     onSubscriberError: (err, quote) => log.error({ err, symbol: quote.symbol }, 'quote subscriber failed'),
+    ...(clustered ? { relay: (quote: Quote) => cluster?.relay(quote) } : {}),
   });
+  let shared: SharedTables | null = null;
+  if (clustered) {
+    cluster = await ClusterNode.join({ config: config.cluster, durability: config.durability, log, onPricing: (on) => market.price(on) });
+    shared = new SharedTables(cluster.main, cluster.node, SHARED_TABLES, log);
+    await shared.checkMasterKey(box.fingerprint());
+  }
+  const store = openStore(config.data_dir, config.durability, shards, shared?.observe);
 
   const pool = await ShardPool.start({
-    shards: config.shards,
+    shards,
+    ...(cluster === null ? {} : {
+      workerUrl: new URL('./cluster/shard-worker.js', import.meta.url),
+      cluster: { node: cluster.node, servers: config.cluster.nats.servers, leaseMs: config.cluster.lease_ms, preferredShards: config.cluster.preferred_shards },
+    }),
     dataDir: config.data_dir,
     durability: config.durability,
     idle: config.shard_idle,
@@ -117,18 +144,26 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
     const quote = market.board.read(name);
     if (quote) readModel.onQuote(quote);
   }
+  const seedWaitUntilMs = Date.now() + (cluster === null ? 0 : CLUSTER_SEED_WAIT_MS);
   for (const a of config.seed.accounts) {
-    const { answer } = await pool.calls.request(a.login, {
+    const cmd: Command = {
       kind: 'upsertAccount',
       account: {
         login: a.login, user: a.user, type: a.type, group: a.group, currency: a.currency,
         leverage: a.leverage, server: a.server, balance: Math.round(a.balance * 100),
       },
-    });
+    };
+    let { answer } = await pool.calls.request(a.login, cmd);
+    // In a cluster the account's shard may have no owner yet (its node is starting too).
+    while (answer.t === 'unavailable' && Date.now() < seedWaitUntilMs) {
+      await new Promise((resolve) => setTimeout(resolve, CLUSTER_SEED_RETRY_MS));
+      ({ answer } = await pool.calls.request(a.login, cmd));
+    }
     if (answer.t !== 'done') throw new Error(`seed error at account ${a.login}: ${answer.t === 'rejected' ? answer.reject.message : answer.t === 'unavailable' ? answer.message : 'refused'}`);
   }
   market.subscribe((quote) => { readModel.onQuote(quote); pool.client.tick(quote); });
   market.start();
+  await cluster?.run((quote) => market.accept(quote), market.board.symbols);
 
   const ctx: GatewayContext = {
     config, log, clock: systemClock, store, box, symbols, market, pool, readModel, history,
@@ -163,6 +198,11 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
   const webhooks = await registerWebhooks(httpApp, ctx);
   const consoleService = registerConsole(consoleApp, ctx, { adminToken: admin.token, stats: rest.stats, webhooks, equity, audit });
   const fix = await startFixGateway(ctx, onFatal);
+  await shared?.watch(store, {
+    [KEYS.name]: (id) => ctx.auth.keys.reload(id as string),
+    [WEBHOOKS.name]: (id) => webhooks.book.reload(id as string),
+    [KILL_SWITCH.name]: (user) => webhooks.kills.reload(user as string),
+  });
 
   const listeners: Listening[] = [
     await listen(httpApp, config.http.host, config.http.port, 'http'),
@@ -187,6 +227,8 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
       await fix.close();
       market.stop();
       await pool.stop();
+      await cluster?.close();
+      shared?.stop();
       await webhooks.close();
       await consoleService.close();
       await stopEquity();

@@ -3,6 +3,10 @@
 // Retry-After, a bounded number of times: a refused call changed nothing, so retrying is safe. A
 // 401 saying the timestamp is off the server's clock (field X-SVC-TIMESTAMP) makes the client
 // measure its offset from GET /v1/time and sign again, once: a drifting host clock heals itself.
+// Given several base URLs (the nodes of a cluster, any of which serves every account), the client
+// uses one until it cannot be reached, then the next: a read is sent again there, and so is an
+// order carrying a client_id (a repeat is answered 409 with the original order, never filled twice);
+// any other call that met a dead node is thrown, as its outcome is unknown.
 import { apiErrorOf, ApiError } from './errors.js';
 import { authHeaders } from './signing.js';
 import type {
@@ -14,8 +18,8 @@ import type {
 const CLOCK_FIELD = 'X-SVC-TIMESTAMP';
 
 export interface RestOptions {
-  /** Up to and including /v1, e.g. `http://127.0.0.1:8080/v1`. */
-  readonly baseUrl: string;
+  /** Up to and including /v1, e.g. `http://127.0.0.1:8080/v1`; or the same of each node of a cluster. */
+  readonly baseUrl: string | readonly string[];
   readonly keyId: string;
   readonly secret: string;
   /** Retries of a 429 before it is thrown (default 3). */
@@ -32,9 +36,12 @@ type Query = { readonly [name: string]: string | number | undefined };
 
 const sleepMs = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Where calls go: an origin and the path prefix signed with it. */
+interface Base { readonly origin: string; readonly prefix: string }
+
 export class RestClient {
-  private readonly origin: string;
-  private readonly prefix: string;
+  private readonly bases: readonly Base[];
+  private current = 0;
   private readonly maxRetries: number;
   private readonly maxRetryWaitMs: number;
   private readonly nowMs: () => number;
@@ -47,9 +54,12 @@ export class RestClient {
   private offsetMs = 0;
 
   constructor(private readonly opts: RestOptions) {
-    const u = new URL(opts.baseUrl);
-    this.origin = u.origin;
-    this.prefix = u.pathname.replace(/\/+$/, '');
+    const urls = typeof opts.baseUrl === 'string' ? [opts.baseUrl] : opts.baseUrl;
+    if (urls.length === 0) throw new RangeError('RestClient needs at least one base URL');
+    this.bases = urls.map((url) => {
+      const u = new URL(url);
+      return { origin: u.origin, prefix: u.pathname.replace(/\/+$/, '') };
+    });
     this.maxRetries = opts.maxRetries ?? 3;
     this.maxRetryWaitMs = opts.maxRetryWaitMs ?? 10_000;
     this.nowMs = opts.nowMs ?? Date.now;
@@ -66,9 +76,15 @@ export class RestClient {
   /** The server's time by this host's clock and the measured offset (a StreamClient's `nowMs`). */
   serverNowMs(): number { return this.nowMs() + this.offsetMs; }
 
+  /** The base URL calls go to now (the next one after a node could not be reached). */
+  get baseUrl(): string {
+    const { origin, prefix } = this.bases[this.current]!;
+    return `${origin}${prefix}`;
+  }
+
   /** GET /v1/time: the server's clock (no credentials needed). */
   async serverTime(): Promise<ServerTime> {
-    const res = await this.fetchFn(`${this.origin}${this.prefix}/time`);
+    const res = await this.fetchFn(`${this.baseUrl}/time`);
     this.noteLimits(res.headers);
     const text = await res.text();
     if (!res.ok) throw apiErrorOf(res.status, text, res.headers);
@@ -92,7 +108,8 @@ export class RestClient {
   }
 
   placeOrder(order: PlaceOrderRequest): Promise<Order> {
-    return this.call('POST', '/orders', {}, order);
+    // A client_id makes a repeat safe: it is answered 409 with the original order.
+    return this.call('POST', '/orders', {}, order, order.client_id !== undefined);
   }
 
   /** The account's orders, pending and settled, by id ascending; filters combine. */
@@ -157,20 +174,31 @@ export class RestClient {
     return this.call('POST', '/cancel-all-after', {}, { login, timeout_ms: timeoutMs, ...(opts.closePositions === undefined ? {} : { close_positions: opts.closePositions }) });
   }
 
-  private async call<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, query: Query = {}, body?: object): Promise<T> {
+  /** `idempotent`: may be sent again to another node after one could not be reached (GETs always). */
+  private async call<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, query: Query = {}, body?: object, idempotent = method === 'GET'): Promise<T> {
     const search = new URLSearchParams();
     for (const [name, value] of Object.entries(query)) if (value !== undefined) search.set(name, String(value));
     const qs = search.toString();
-    const pathWithQuery = `${this.prefix}${path}${qs ? `?${qs}` : ''}`;
     const text = body === undefined ? '' : JSON.stringify(body);
     let clockSynced = false;
+    let unreachable = 0;
     for (let attempt = 0; ; attempt++) {
+      const { origin, prefix } = this.bases[this.current]!;
+      const pathWithQuery = `${prefix}${path}${qs ? `?${qs}` : ''}`;
       // The server refuses a POST/DELETE signature it has already accepted (replay): identical
       // calls within one millisecond get distinct timestamps (a burst runs a few ms ahead at most).
       this.lastTimestampMs = Math.max(this.serverNowMs(), this.lastTimestampMs + 1);
       const headers = authHeaders(this.opts.keyId, this.opts.secret, this.lastTimestampMs, method, pathWithQuery, text);
       if (text) headers['content-type'] = 'application/json';
-      const res = await this.fetchFn(`${this.origin}${pathWithQuery}`, { method, headers, ...(text ? { body: text } : {}) });
+      let res: Response;
+      try {
+        res = await this.fetchFn(`${origin}${pathWithQuery}`, { method, headers, ...(text ? { body: text } : {}) });
+      } catch (err) {
+        // This node is unreachable (or died under the call): the next one serves the same accounts.
+        this.current = (this.current + 1) % this.bases.length;
+        if (!idempotent || ++unreachable >= this.bases.length) throw err;
+        continue;
+      }
       this.noteLimits(res.headers);
       const answer = await res.text();
       if (res.ok) return JSON.parse(answer) as T;

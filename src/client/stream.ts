@@ -14,8 +14,11 @@ import type {
 } from './types.js';
 
 export interface StreamClientOptions {
-  /** The stream address, e.g. `ws://127.0.0.1:8080/v1`. */
-  readonly url: string;
+  /**
+   * The stream address, e.g. `ws://127.0.0.1:8080/v1`; or the same of each node of a cluster,
+   * tried in turn after a lost or refused connection (each resumes where the last one stopped).
+   */
+  readonly url: string | readonly string[];
   readonly keyId: string;
   readonly secret: string;
   readonly backoff?: BackoffOptions;
@@ -84,6 +87,8 @@ export class StreamClient {
   private retryTimer: NodeJS.Timeout | null = null;
   private readonly staleTimer: NodeJS.Timeout;
   private readonly pending = new Map<number, PendingOp>();
+  /** Connections tried so far: which of the URLs the next one uses. */
+  private dials = 0;
   private firstOpen: { readonly promise: Promise<void>; resolve(): void; reject(err: Error): void } | null = null;
   /** Confirmed subscriptions (restored on every new connection) and the per-account cursors. */
   private readonly book = new SubscriptionBook();
@@ -203,7 +208,9 @@ export class StreamClient {
   private dial(): void {
     this.retryTimer = null;
     if (this.closed) return;
-    const ws = new WebSocket(signedStreamUrl(this.opts.url, this.opts.keyId, this.opts.secret, this.nowMs()), { perMessageDeflate: false });
+    const urls = typeof this.opts.url === 'string' ? [this.opts.url] : this.opts.url;
+    const url = urls[this.dials++ % urls.length]!;
+    const ws = new WebSocket(signedStreamUrl(url, this.opts.keyId, this.opts.secret, this.nowMs()), { perMessageDeflate: false });
     this.ws = ws;
     let refusal: ApiError | null = null;
     ws.on('unexpected-response', (_req, res) => {

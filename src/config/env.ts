@@ -32,12 +32,13 @@ function scalarKeys(node: unknown, keys: readonly string[] = []): { keys: readon
 }
 
 /**
- * The text of a variable as the type its key has in the defaults: numbers as numbers, "" as null
- * for keys whose default is null. Text that is not a number stays text, so validation reports it
- * with the key path ("must be an integer 0..65535, got "abc"").
+ * The text of a variable as the type its key has in the defaults: numbers as numbers, true/false as
+ * booleans, "" as null for keys whose default is null. Text that is none of these stays text, so
+ * validation reports it with the key path ("must be an integer 0..65535, got "abc"").
  */
 function typed(text: string, fallback: unknown): unknown {
   if (typeof fallback === 'number') return NUMBER_SYNTAX.test(text) ? Number(text) : text;
+  if (typeof fallback === 'boolean') return text === 'true' ? true : text === 'false' ? false : text;
   if (fallback === null && text === '') return null;
   return text;
 }

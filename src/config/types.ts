@@ -56,12 +56,29 @@ export interface AppConfig {
   readonly margin: MarginConfig;
   /** The range a dead-man's switch timeout may take (0 always disarms). */
   readonly dead_man: { readonly min_timeout_ms: number; readonly max_timeout_ms: number };
+  /** Running as one node of a cluster on NATS JetStream (docs/scaling.md); off: one process, no NATS. */
+  readonly cluster: ClusterConfig;
   readonly seed: Fixture;
 }
 
 export interface MarginLevelsConfig { readonly margin_call_percent: number; readonly stop_out_percent: number }
 export interface MarginConfig extends MarginLevelsConfig {
   readonly groups: Readonly<Record<string, MarginLevelsConfig>>;
+}
+
+export interface ClusterConfig {
+  readonly enabled: boolean;
+  /** This node's name, unique among the live nodes (required when enabled). */
+  readonly node_id: string | null;
+  readonly nats: { readonly servers: readonly string[] };
+  /** The cluster's shard count, fixed for its life; replaces `shards` when enabled. */
+  readonly shards: number;
+  /** Replicas of each shard's journal stream and of the KV buckets (1..5, at most the NATS nodes). */
+  readonly replicas: number;
+  /** A shard's lease lives this long unless its owner renews it (every third of it). */
+  readonly lease_ms: number;
+  /** Shards this node claims at once when free; any other free shard only once it has had an owner. */
+  readonly preferred_shards: readonly number[];
 }
 
 export interface FixtureSymbol {

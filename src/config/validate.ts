@@ -6,7 +6,8 @@ import {
 } from './check.js';
 import { ConfigError, InvalidValue, type ConfigErrorKind } from './errors.js';
 import { validateFixture } from './fixture.js';
-import type { AppConfig, Durability, JournalSync, LogLevel, MarginConfig, MarginLevelsConfig, PriceSource, ShardIdle, TlsFiles } from './types.js';
+import { MAX_SHARDS } from '../engine/ids.js';
+import type { AppConfig, ClusterConfig, Durability, JournalSync, LogLevel, MarginConfig, MarginLevelsConfig, PriceSource, ShardIdle, TlsFiles } from './types.js';
 import { parseIp } from '../util/ip.js';
 
 const DURABILITIES: readonly Durability[] = ['sync', 'none'];
@@ -39,7 +40,7 @@ const tls: Reader<TlsFiles> = (value, path) => {
 function readConfig(raw: unknown): Omit<AppConfig, 'seed'> & { readonly seed: unknown } {
   const o = fields(raw, '', [
     'http', 'console', 'fix', 'shards', 'shard_idle', 'journal', 'data_dir', 'trusted_proxies', 'durability', 'log', 'prices', 'stream',
-    'webhooks', 'margin', 'dead_man', 'seed',
+    'webhooks', 'margin', 'dead_man', 'cluster', 'seed',
   ]);
   const journalO = fields(o.journal, 'journal', ['segment_bytes', 'sync_method']);
   const httpO = fields(o.http, 'http', ['host', 'port', 'tls', 'max_body_bytes']);
@@ -54,6 +55,7 @@ function readConfig(raw: unknown): Omit<AppConfig, 'seed'> & { readonly seed: un
   ]);
   const webhooksO = fields(o.webhooks, 'webhooks', ['deadline_ms', 'dedup_window_ms']);
   const prices = readPrices(pricesO);
+  const cluster = readCluster(fields(o.cluster, 'cluster', ['enabled', 'node_id', 'nats', 'shards', 'replicas', 'lease_ms', 'preferred_shards']));
   return {
     http: {
       host: required(httpO, 'host', 'http', host),
@@ -105,6 +107,7 @@ function readConfig(raw: unknown): Omit<AppConfig, 'seed'> & { readonly seed: un
     },
     margin: required(o, 'margin', '', margin),
     dead_man: required(o, 'dead_man', '', deadMan),
+    cluster,
     seed: optional(o, 'seed', '', {}, (v) => v),
   };
 }
@@ -143,6 +146,31 @@ const deadMan: Reader<AppConfig['dead_man']> = (value, path) => {
   if (max < min) throw new InvalidValue(at(path, 'max_timeout_ms'), `must be at least min_timeout_ms (${min})`);
   return { min_timeout_ms: min, max_timeout_ms: max };
 };
+
+const natsUrl = text(/^(nats|tls):\/\/[^\s/]+$|^[^\s/:]+:\d{1,5}$/, 'a NATS URL (nats://host:port) or host:port');
+
+function readCluster(o: Fields): ClusterConfig {
+  const natsO = fields(o.nats, 'cluster.nats', ['servers']);
+  const enabled = required(o, 'enabled', 'cluster', boolean);
+  const nodeId = required(o, 'node_id', 'cluster', nullable(text(/^[A-Za-z0-9_-]{1,32}$/, '1..32 characters of A-Z a-z 0-9 _ -')));
+  if (enabled && nodeId === null) throw new InvalidValue('cluster.node_id', 'is required when cluster.enabled is true');
+  const shards = required(o, 'shards', 'cluster', integer(1, MAX_SHARDS));
+  const preferred = required(o, 'preferred_shards', 'cluster', list(integer(0, MAX_SHARDS - 1), { unique: true }));
+  const outside = preferred.find((s) => s >= shards);
+  if (outside !== undefined) throw new InvalidValue('cluster.preferred_shards', `shard ${outside} is not below cluster.shards (${shards})`);
+  const servers = required(natsO, 'servers', 'cluster.nats', list(natsUrl, { unique: true }));
+  if (enabled && servers.length === 0) throw new InvalidValue('cluster.nats.servers', 'needs at least one server when cluster.enabled is true');
+  return {
+    enabled,
+    node_id: nodeId,
+    nats: { servers },
+    shards,
+    replicas: required(o, 'replicas', 'cluster', integer(1, 5)),
+    // Below 500 ms a busy 2-core box misses renewals; above a minute failover is no longer failover.
+    lease_ms: required(o, 'lease_ms', 'cluster', integer(500, 60_000)),
+    preferred_shards: preferred,
+  };
+}
 
 function readPrices(o: Fields): AppConfig['prices'] {
   const source = required(o, 'source', 'prices', oneOf(PRICE_SOURCES));

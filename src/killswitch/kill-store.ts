@@ -35,6 +35,8 @@ export const armed = (user: string, sinceMs: UnixMs): KillSwitchRecord => ({ use
 export class KillStore {
   constructor(private readonly store: Store) {}
 
+  get(user: string): KillSwitchRecord | undefined { return this.states().get(user); }
+
   all(): KillSwitchRecord[] { return [...this.states().getRange()].map((e) => e.value); }
 
   /** Writes the state and its journal entry in one transaction; resolves once durable. */

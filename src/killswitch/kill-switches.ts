@@ -43,6 +43,13 @@ export class KillSwitches {
 
   isTriggered(user: string): boolean { return this.states.get(user)?.state === 'Triggered'; }
 
+  /** Re-reads one user's state after another writer changed it (a cluster node, src/cluster/shared-tables.ts). */
+  reload(user: string): void {
+    const record = this.kills.get(user);
+    if (record === undefined) this.states.delete(user);
+    else this.states.set(user, record);
+  }
+
   view(user: string): KillSwitchView {
     this.requireUser(user);
     const record = this.states.get(user);

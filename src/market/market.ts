@@ -32,6 +32,12 @@ export interface MarketOptions {
   readonly scheduler: Scheduler;
   /** Receives whatever a subscriber throws; the tick still reaches the other subscribers. */
   readonly onSubscriberError: (error: unknown, quote: Quote) => void;
+  /**
+   * In a cluster, where one node prices each symbol for all: every quote this market makes (its
+   * sources while it prices, pushes always) goes here instead of the board, and comes back to
+   * every node's market through accept().
+   */
+  readonly relay?: (quote: Quote) => void;
 }
 
 export type QuoteListener = (quote: Quote) => void;
@@ -57,7 +63,8 @@ export class Market {
   private readonly sources: readonly PriceSource[];
   private listeners: readonly QuoteListener[] = [];
   private state: State = 'new';
-  private readonly sink: QuoteSink = { publish: (q) => this.publish(q), last: (s) => this.last(s) };
+  private readonly sink: QuoteSink;
+  private pricing = false;
 
   /** Builds the market, reading and validating the replay file first when a symbol is replayed. */
   static async open(options: MarketOptions): Promise<Market> {
@@ -83,6 +90,8 @@ export class Market {
     if (replay) sources.push(replay);
     this.sources = sources;
     this.replayDone = replay ? replay.done : null;
+    const relay = options.relay;
+    this.sink = { publish: relay === undefined ? (q) => this.publish(q) : relay, last: (s) => this.last(s) };
   }
 
   sourceOf(symbol: string): PriceSourceKind | null {
@@ -95,13 +104,34 @@ export class Market {
     return () => { this.listeners = this.listeners.filter((l) => l !== listener); };
   }
 
-  /** Publishes every symbol's configured quote (stamped now), then starts the sources. Once only. */
+  /**
+   * Publishes every symbol's configured quote (stamped now), then starts the sources. Once only.
+   * With a relay, only pushes start: the node that prices the cluster calls price(true).
+   */
   start(): void {
     if (this.state !== 'new') throw new Error(`market: cannot start a ${this.state} market`);
     this.state = 'running';
+    this.pushSource.start(this.sink);
+    if (this.options.relay === undefined) this.price(true);
+  }
+
+  /** Runs (or stops) the price sources; a symbol without a quote yet starts at its configured one. */
+  price(on: boolean): void {
+    if (on === this.pricing || this.state !== 'running') return;
+    this.pricing = on;
+    if (!on) {
+      for (const source of this.sources) if (source !== this.pushSource) source.stop();
+      return;
+    }
     const nowMs = this.options.clock.nowMs();
-    for (const s of this.options.symbols) this.publish({ symbol: s.name, bid: s.bid, ask: s.ask, ts: nowMs });
-    for (const source of this.sources) source.start(this.sink);
+    for (const s of this.options.symbols) if (this.last(s.name) === null) this.sink.publish({ symbol: s.name, bid: s.bid, ask: s.ask, ts: nowMs });
+    for (const source of this.sources) if (source !== this.pushSource) source.start(this.sink);
+  }
+
+  /** A quote the cluster's pricing node made (through the relay): a tick like any other here, unless older than the last. */
+  accept(quote: Quote): void {
+    const i = this.board.indexOf(quote.symbol);
+    if (i >= 0 && quote.ts >= (this.latest[i]?.ts ?? 0)) this.publish(quote);
   }
 
   stop(): void {

@@ -16,21 +16,45 @@
 // are answered `unavailable` without being applied, and ticks are held back (their latest per
 // symbol applies once it can); when a commit fails, the batch's effects are in the engine but not
 // on disk, so the shard refuses everything from then on and a restart recovers what is durable.
+//
+// process() is the single-process path: the local journal commits synchronously. A cluster shard
+// (src/cluster) journals to a replicated stream whose acknowledgement is asynchronous: it calls
+// stage(), awaits its commit, then settle(); as a replica of another node's shard it applies what
+// that shard made durable through follow().
 import type { Engine } from '../engine/engine.js';
 import { tooLate } from '../engine/orders.js';
 import type { AccountRecord, Command, DeadManFiredResult, EngineEvent, Outcome, Quote, Reject, Result, UnixMs } from '../engine/types.js';
 import type { CheckpointWriter } from '../store/checkpoint.js';
-import { JournalError, type JournalWriter } from '../store/journal/writer.js';
+import type { JournalEntry } from '../store/journal/entry.js';
+import { JournalError, type JournalState } from '../store/journal/writer.js';
 import { LivePnl } from './live-pnl.js';
 import type { OrderArchive } from './order-archive.js';
 import type { ShardStatsBoard } from './stats.js';
 import type { Answer, JournalHealth, OutItem, Query, ShardInbound, ShardOutbound } from './protocol.js';
 
-/** Peers of a shard: the main thread and the FIX thread, each with its own ring pair. */
-export const PEERS = ['main', 'fix'] as const;
-export type Peer = 0 | 1;
+/**
+ * Peers of a shard: the main thread and the FIX thread, each with its own ring pair, and in a
+ * cluster the other nodes, whose commands arrive over NATS and get replies only (their events
+ * reach them through the replicated journal).
+ */
+export const PEERS = ['main', 'fix', 'remote'] as const;
+export type Peer = 0 | 1 | 2;
 export const MAIN: Peer = 0;
 export const FIX: Peer = 1;
+export const REMOTE: Peer = 2;
+
+/** What a shard needs of its journal while it applies a batch. */
+export interface BatchJournal {
+  /** Encodes the record; returns its LSN (durable once committed). */
+  append(entry: JournalEntry): number;
+  /** Whether a batch may journal now (see JournalWriter.ready). */
+  ready(): boolean;
+  readonly state: JournalState;
+  readonly durableLsn: number;
+}
+
+/** The local journal: commit() writes and syncs the batch, returning the sync's microseconds. */
+export interface SyncJournal extends BatchJournal { commit(): number }
 
 export interface Inbound { readonly peer: Peer; readonly frame: ShardInbound }
 
@@ -45,7 +69,7 @@ export function changesState(o: Outcome): boolean {
 }
 
 /** What one peer receives from one batch. */
-class PeerFrame {
+export class PeerFrame {
   private readonly items: OutItem[] = [];
   readonly accounts = new Map<string, AccountRecord>();
   /** Events since the last reply: they go out as one `events` item. */
@@ -97,13 +121,22 @@ class PeerFrame {
   }
 }
 
+/** Who sent a command: the peer and its correlation id. */
+export interface Origin { readonly peer: Peer; readonly corr: number }
+
 /** A record appended in this batch, noted for the checkpoint once the batch is durable. */
-interface Journaled { readonly lsn: number; readonly outcome: Outcome | null; readonly quote: Quote | null }
+export interface Journaled { readonly lsn: number; readonly outcome: Outcome | null; readonly quote: Quote | null; readonly origin: Origin | null }
+
+/** A batch applied and journaled, waiting for its commit. */
+export interface Staged { readonly out: readonly PeerFrame[]; readonly journaled: readonly Journaled[] }
+
+/** A record another node's shard made durable, applied here as its replica; `origin` when one of this node's peers sent it. */
+export interface Replicated { readonly lsn: number; readonly entry: JournalEntry; readonly origin: Origin | null }
 
 const HEALTHY: JournalHealth = { state: 'ok' };
 const FAILED_MESSAGE = 'the shard can no longer make orders durable (its journal failed); nothing is accepted until the service restarts';
 
-export class ShardCore {
+export class ShardCore<J extends BatchJournal = SyncJournal> {
   /** Latest quote per symbol ticked since the last journal record, with the time it was applied. */
   private readonly dirtyQuotes = new Map<string, { readonly quote: Quote; readonly nowMs: UnixMs }>();
   /** Ticks that arrived while the journal could take nothing: applied once it can. */
@@ -118,7 +151,7 @@ export class ShardCore {
   constructor(
     readonly shard: number,
     private readonly engine: Engine,
-    private readonly journal: JournalWriter,
+    private readonly journal: J,
     private readonly checkpoint: CheckpointWriter,
     private readonly archive: OrderArchive,
     private readonly clock: () => UnixMs,
@@ -127,16 +160,26 @@ export class ShardCore {
     this.live = new LivePnl(shard, engine, engine.symbols.map((s) => s.name));
   }
 
+  get health(): JournalHealth { return this.healthValue; }
+
   /** The earliest armed dead-man's deadline: the worker runs a batch once it has come. */
   nextDeadlineMs(): UnixMs | null {
     return this.healthValue.state === 'failed' ? null : this.engine.nextDeadlineMs();
   }
 
-  get health(): JournalHealth { return this.healthValue; }
-
   /** Applies the batch and makes it durable; the frames (indexed like PEERS, null: nothing) may leave once this returns. */
-  process(batch: readonly Inbound[]): (ShardOutbound | null)[] {
-    const out = [new PeerFrame(() => true), new PeerFrame((login) => this.fixWatch.has(login))];
+  process(this: ShardCore<SyncJournal>, batch: readonly Inbound[]): (ShardOutbound | null)[] {
+    const staged = this.stage(batch, 'fire');
+    return this.settle(staged, staged.journaled.length === 0 ? null : this.commitSync());
+  }
+
+  /**
+   * Applies the batch and appends its records; nothing may leave before settle(). Only the
+   * shard's writer fires due dead-man's switches (`fire`); a cluster replica stages its peers'
+   * local frames with `hold` and follows the writer's firings.
+   */
+  stage(batch: readonly Inbound[], deadlines: 'fire' | 'hold'): Staged {
+    const out = this.peerFrames();
     const journaled: Journaled[] = [];
     const writable = this.writable();
     let commands = 0;
@@ -144,7 +187,7 @@ export class ShardCore {
       for (const quote of this.heldQuotes.values()) this.tick(quote, out, journaled);
       this.heldQuotes.clear();
     }
-    if (writable) this.fireDue(out, journaled);
+    if (writable && deadlines === 'fire') this.fireDue(out, journaled);
 
     for (const { peer, frame } of batch) {
       switch (frame.t) {
@@ -161,10 +204,8 @@ export class ShardCore {
             }
             const nowMs = this.clock();
             const outcome = this.engine.apply(cmd, nowMs);
-            if (changesState(outcome)) journaled.push({ lsn: this.append(nowMs, cmd, journaled), outcome, quote: null });
-            out[peer]!.reply(corr, this.answer(cmd, outcome.result), outcome.events);
-            out[1 - peer]!.events(outcome.events);
-            for (const o of out) o.changed(outcome.accounts);
+            if (changesState(outcome)) journaled.push({ lsn: this.append(nowMs, cmd, journaled), outcome, quote: null, origin: { peer, corr } });
+            this.deliver(out, { peer, corr }, this.answer(cmd, outcome.result), outcome);
             if (outcome.result.ok && outcome.result.kind === 'deadManFired') out[MAIN]!.fired(outcome.result);
           }
           break;
@@ -172,8 +213,7 @@ export class ShardCore {
           out[peer]!.reply(frame.corr, this.query(frame.query), []);
           break;
         case 'watch':
-          if (frame.on) this.fixWatch.add(frame.login);
-          else this.fixWatch.delete(frame.login);
+          this.watch(frame);
           break;
         case 'live':
           this.live.want(frame.login, frame.on);
@@ -183,14 +223,62 @@ export class ShardCore {
           break;
       }
     }
-
     if (commands > 0) this.stats.batch(commands);
-    if (journaled.length > 0 && !this.commit(out)) return out.map((o) => o.frame(this.shard, this.journal.durableLsn));
-    for (const j of journaled) {
-      if (j.quote !== null) this.checkpoint.noteQuote(j.lsn, j.quote);
-      this.checkpoint.note(j.lsn, j.outcome);
+    return { out, journaled };
+  }
+
+  /**
+   * Ends a staged batch: with `failure` null its records are durable and its outcomes go to the
+   * checkpoint; otherwise the shard stops accepting (health failed) and the answers say so.
+   */
+  settle(staged: Staged, failure: string | null): (ShardOutbound | null)[] {
+    if (failure !== null) {
+      this.healthValue = { state: 'failed', message: `${FAILED_MESSAGE}: ${failure}` };
+      for (const o of staged.out) o.unavailable(this.unavailableMessage());
+    } else {
+      for (const j of staged.journaled) {
+        if (j.quote !== null) this.checkpoint.noteQuote(j.lsn, j.quote);
+        this.checkpoint.note(j.lsn, j.outcome);
+      }
     }
-    return out.map((o) => o.frame(this.shard, this.journal.durableLsn));
+    return staged.out.map((o) => o.frame(this.shard, this.journal.durableLsn));
+  }
+
+  /**
+   * Applies records another node's shard made durable (this shard is its replica): the same
+   * engine steps, the outcomes noted for the checkpoint, events to the peers, and a reply to the
+   * peer that sent the command when it was one of this node's.
+   */
+  follow(records: readonly Replicated[]): (ShardOutbound | null)[] {
+    const out = this.peerFrames();
+    let lsn = this.journal.durableLsn;
+    for (const { lsn: at, entry, origin } of records) {
+      const outcome = this.engine.apply(entry.cmd, entry.nowMs);
+      if (entry.cmd.kind === 'tick') this.checkpoint.noteQuote(at, entry.cmd.quote);
+      this.checkpoint.note(at, outcome);
+      this.deliver(out, origin, this.answer(entry.cmd, outcome.result), outcome);
+      lsn = at;
+    }
+    return out.map((o) => o.frame(this.shard, lsn));
+  }
+
+  /** A peer's watch (the FIX thread's live sessions). */
+  watch(frame: Extract<ShardInbound, { t: 'watch' }>): void {
+    if (frame.on) this.fixWatch.add(frame.login);
+    else this.fixWatch.delete(frame.login);
+  }
+
+  private peerFrames(): PeerFrame[] {
+    return [new PeerFrame(() => true), new PeerFrame((login) => this.fixWatch.has(login)), new PeerFrame(() => false)];
+  }
+
+  /** The command's answer with its events to its sender, its events to the other peers. */
+  private deliver(out: readonly PeerFrame[], origin: Origin | null, answer: Answer, outcome: Outcome): void {
+    out.forEach((o, peer) => {
+      if (peer === origin?.peer) o.reply(origin.corr, answer, outcome.events);
+      else o.events(outcome.events);
+      o.changed(outcome.accounts);
+    });
   }
 
   private tick(quote: Quote, out: readonly PeerFrame[], journaled: Journaled[]): void {
@@ -202,7 +290,7 @@ export class ShardCore {
       return;
     }
     this.dirtyQuotes.delete(quote.symbol);
-    journaled.push({ lsn: this.append(nowMs, cmd, journaled), outcome, quote });
+    journaled.push({ lsn: this.append(nowMs, cmd, journaled), outcome, quote, origin: null });
     for (const o of out) {
       o.events(outcome.events);
       o.changed(outcome.accounts);
@@ -218,7 +306,7 @@ export class ShardCore {
       const cmd: Command = { kind: 'fireDeadMan', login: due.login, keyId: due.keyId, cause: 'deadline', closePositions: due.closePositions };
       const outcome = this.engine.apply(cmd, nowMs);
       if (!changesState(outcome)) continue;
-      journaled.push({ lsn: this.append(nowMs, cmd, journaled), outcome, quote: null });
+      journaled.push({ lsn: this.append(nowMs, cmd, journaled), outcome, quote: null, origin: null });
       for (const o of out) {
         o.events(outcome.events);
         o.changed(outcome.accounts);
@@ -230,23 +318,21 @@ export class ShardCore {
   /** Appends the command's record after the quotes ticked since the last one (which have no outcome); its LSN. */
   private append(nowMs: UnixMs, cmd: Command, journaled: Journaled[]): number {
     for (const { quote, nowMs: at } of this.dirtyQuotes.values()) {
-      journaled.push({ lsn: this.journal.append({ nowMs: at, cmd: { kind: 'tick', quote } }), outcome: null, quote });
+      journaled.push({ lsn: this.journal.append({ nowMs: at, cmd: { kind: 'tick', quote } }), outcome: null, quote, origin: null });
     }
     this.dirtyQuotes.clear();
     return this.journal.append({ nowMs, cmd });
   }
 
-  /** One write, one sync for the whole batch; false (and the answers say so) when it failed. */
-  private commit(out: readonly PeerFrame[]): boolean {
+  /** One write, one sync for the whole batch; the failure's message, or null once durable. */
+  private commitSync(this: ShardCore<SyncJournal>): string | null {
     try {
       this.stats.sync(this.journal.commit());
     } catch (err) {
       if (!(err instanceof JournalError)) throw err;
-      this.healthValue = { state: 'failed', message: `${FAILED_MESSAGE}: ${err.message}` };
-      for (const o of out) o.unavailable(this.unavailableMessage());
-      return false;
+      return err.message;
     }
-    return true;
+    return null;
   }
 
   /** Whether this batch may apply anything, and the health it reports. */

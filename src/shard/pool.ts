@@ -26,6 +26,8 @@ export const OUTBOUND_RING_BYTES = 4 << 20;
 /** Longest the main thread delivers shard frames before its sockets get a turn. */
 const DELIVERY_SLICE_MS = 2;
 const BLOCKED_RETRY_MS = 1;
+/** While commands are answered within this long of each other, the thread polls instead of sleeping. */
+const POLL_WHILE_AWAITING_MS = 2;
 
 /**
  * The rings the FIX thread uses to reach every shard (it consumes the `fromShards` side). Any
@@ -39,6 +41,8 @@ export interface PeerRings {
 
 export interface ShardPoolOptions extends Omit<ShardWorkerData, 'shard' | 'inbound' | 'outbound' | 'stats'> {
   readonly log: Logger;
+  /** The shard thread's module: ./worker.js unless a cluster node runs its own (src/cluster). */
+  readonly workerUrl?: URL;
   /** Called when a shard thread dies: the service cannot run without an account's writer. */
   readonly onFatal: (err: Error) => void;
 }
@@ -71,12 +75,12 @@ export class ShardPool {
       fromFix.push(inbound[1]!);
       toMain.push(outbound[0]!);
       toFix.push(outbound[1]!);
-      const { log: _log, onFatal: _onFatal, ...shared } = opts;
+      const { log: _log, onFatal: _onFatal, workerUrl = new URL('./worker.js', import.meta.url), ...shared } = opts;
       const stats = ShardStatsBoard.create();
       this.boards.push(stats);
       this.rings.push({ mainIn: inbound[0]!, mainOut: outbound[0]!, fixIn: inbound[1]!, fixOut: outbound[1]! });
       const data: ShardWorkerData = { ...shared, shard, inbound, outbound, stats: stats.sab };
-      this.workers.push(new Worker(new URL('./worker.js', import.meta.url), { workerData: data, name: `shard-${shard}` }));
+      this.workers.push(new Worker(workerUrl, { workerData: data, name: `shard-${shard}` }));
     }
     this.fixRings = { toShards: fromFix, fromShards: toFix, doorbell: fixBell };
     this.inbox = new Inbox(toMain);
@@ -125,9 +129,14 @@ export class ShardPool {
   }
 
   private async deliveryLoop(): Promise<void> {
+    let lastFrameMs = performance.now();
     while (this.running) {
       const frames = this.client.receive(DELIVERY_SLICE_MS);
-      if (this.client.backlogged) {
+      const nowMs = performance.now();
+      if (frames > 0) lastFrameMs = nowMs;
+      if (this.client.backlogged || (this.client.awaiting && nowMs - lastFrameMs < POLL_WHILE_AWAITING_MS)) {
+        // Answers are due (a journal sync takes ~0.1 ms): polling between socket turns catches them
+        // without the shard ringing this thread awake, a wake-up that costs more than the polls.
         await eventLoopTurn();
       } else if (this.client.blocked && !this.client.flush()) {
         // A shard's queue is full: retry shortly, or as soon as a shard answers (it drained some).

@@ -26,4 +26,14 @@ export interface ShardWorkerData {
   readonly inbound: readonly RingChannel[];
   /** Rings out of the shard, indexed by peer. */
   readonly outbound: readonly RingChannel[];
+  /** In a cluster: how this node reaches the others (src/cluster/shard-worker.ts runs the shard). */
+  readonly cluster?: ClusterShardData;
+}
+
+export interface ClusterShardData {
+  readonly node: string;
+  readonly servers: readonly string[];
+  readonly leaseMs: number;
+  /** Shards this node claims at once when free (config cluster.preferred_shards). */
+  readonly preferredShards: readonly number[];
 }

@@ -4,37 +4,28 @@
 // (one journal write and sync), write one frame per peer back, and keep the checkpoint going
 // behind. With nothing to do it waits as config `shard_idle` says (src/ring/idle.ts), returning to
 // its event loop often enough for LMDB's commit callbacks, segment preparation and retention.
-import { parentPort, workerData } from 'node:worker_threads';
+import { workerData } from 'node:worker_threads';
 import { FrameReader, FrameWriter, Inbox } from '../ring/index.js';
 import { eventLoopTurn, idleStrategy } from '../ring/idle.js';
 import { crashNow, FaultyJournalIo, parseFaults } from '../store/faults.js';
 import { FsJournalIo, type JournalIo } from '../store/journal/io.js';
 import { JournalWriter } from '../store/journal/writer.js';
-import { pruneHistory } from '../store/retention.js';
 import { openShardStore } from '../store/store.js';
 import { createLogger } from '../util/log.js';
 import { QuoteBoard } from '../market/quote-board.js';
 import { FAULTS_VARIABLE } from '../config/env.js';
 import { ShardCore, PEERS, MAIN, type Inbound, type Peer } from './core.js';
 import { OrderArchive } from './order-archive.js';
-import type { ShardInbound, ShardOutbound, ShardSignal } from './protocol.js';
+import type { ShardInbound, ShardOutbound } from './protocol.js';
+import { endShardThread, runShardThread, signalMain } from './thread.js';
 import { recoverShard } from './recovery.js';
 import { ShardStatsBoard } from './stats.js';
+import { ShardUpkeep } from './upkeep.js';
 import type { ShardWorkerData } from './worker-data.js';
 import { writeFrame } from './write-frame.js';
 
 /** Frames taken into one batch at most: bounds a batch's latency and its journal write. */
 const MAX_BATCH_FRAMES = 2048;
-const PRUNE_EVERY_MS = 3600_000;
-/**
- * Balance and equity of every account go to the main thread's equity history this often, on the
- * minute, and at once when the shard has accounts it had not sampled (a new account's history
- * starts when the account does).
- */
-const EQUITY_SAMPLE_MS = 60_000;
-/** A checkpoint starts once this many records are noted, or this long after the last one. */
-const CHECKPOINT_RECORDS = 8192;
-const CHECKPOINT_EVERY_MS = 200;
 /** Longest a busy duty cycle goes without an event-loop turn. */
 const TURN_EVERY_MS = 2;
 /** Longest an idle shard blocks before its event loop runs (longer while nothing is in flight). */
@@ -45,7 +36,6 @@ const HEADROOM_BYTES = 4 * 1024 * 1024;
 
 const data = workerData as ShardWorkerData;
 const log = createLogger(data.logLevel, { thread: `shard-${data.shard}` });
-const signal = (s: ShardSignal): void => parentPort!.postMessage(s);
 
 function journalIo(): JournalIo {
   const faults = parseFaults(process.env[FAULTS_VARIABLE]);
@@ -81,61 +71,19 @@ async function main(): Promise<void> {
   const inbox = new Inbox(data.inbound);
   const idle = idleStrategy(data.idle);
   const toMain: ShardOutbound[] = [];
-  let health = core.health;
 
   // The current prices go in like any tick: journaled when they trigger something.
   const board = QuoteBoard.attach(data.board.sab, data.board.symbols);
   const ticks: Inbound[] = data.board.symbols.flatMap((s) => board.read(s) ?? []).map((quote) => ({ peer: MAIN, frame: { t: 'tick', quote } }));
   for (const f of core.process(ticks)) if (f !== null) toMain.push(f);
 
-  let lastCheckpointMs = Date.now();
-  let equityDueMs = 0;
-  let sampledAccounts = 0;
-  let pruneDueMs = 0;
-  let pruning: Promise<void> | null = null;
-  const prune = async (): Promise<void> => {
-    const nowMs = Date.now();
-    const pruned = await pruneHistory(store, nowMs - data.eventRetentionMs, nowMs - data.clientIdRetentionMs, eventLoopTurn);
-    if (pruned.events + pruned.clientIds > 0) log.info(pruned, 'history pruned');
-  };
+  const upkeep = new ShardUpkeep({
+    shard: data.shard, store, eventRetentionMs: data.eventRetentionMs, clientIdRetentionMs: data.clientIdRetentionMs, log,
+    onCheckpoint: (lsn) => journal.release(lsn), toMain: (frame) => toMain.push(frame),
+  });
+  const target = { engine, checkpoint, get health() { return core.health; } };
 
-  /** Starts what runs behind the order path; true when it started something. */
-  const maintain = (nowMs: number): boolean => {
-    let started = false;
-    if (core.health.state !== 'failed' && !checkpoint.inFlight && checkpoint.backlog > 0
-      && (checkpoint.backlog >= CHECKPOINT_RECORDS || nowMs - lastCheckpointMs >= CHECKPOINT_EVERY_MS)) {
-      lastCheckpointMs = nowMs;
-      started = true;
-      checkpoint.begin(engine.idCounter)?.then(
-        (lsn) => {
-          journal.release(lsn);
-          toMain.push({ t: 'checkpoint', shard: data.shard, lsn });
-        },
-        (err: unknown) => log.error({ err }, 'checkpoint failed (the journal still holds everything; the next one retries)'),
-      );
-    }
-    if (nowMs >= equityDueMs || engine.accountCount !== sampledAccounts) {
-      equityDueMs = nowMs - (nowMs % EQUITY_SAMPLE_MS) + EQUITY_SAMPLE_MS;
-      sampledAccounts = engine.accountCount;
-      const samples = [...engine.allMetrics()].map(({ login, metrics }) => ({ login, balance: metrics.balance, equity: metrics.equity }));
-      if (samples.length > 0) toMain.push({ t: 'equity', shard: data.shard, atMs: nowMs, samples });
-    }
-    if (pruning === null && nowMs >= pruneDueMs) {
-      pruneDueMs = nowMs + PRUNE_EVERY_MS;
-      pruning = prune().catch((err: unknown) => log.error({ err }, 'history pruning failed')).finally(() => { pruning = null; });
-    }
-    const live = core.live.sweep(nowMs);
-    if (live !== null) toMain.push(live);
-    if (core.health !== health) {
-      health = core.health;
-      toMain.push({ t: 'health', shard: data.shard, journal: health });
-      if (health.state !== 'ok') log.error({ journal: health }, 'journal unavailable: orders are refused');
-      else log.warn('journal available again');
-    }
-    return started;
-  };
-
-  signal({ t: 'ready', shard: data.shard, accounts: engine.accountCount });
+  signalMain({ t: 'ready', shard: data.shard, accounts: engine.accountCount });
   log.info({ accounts: engine.accountCount, lsn: recovered.nextLsn - 1, idle: data.idle }, 'shard recovered');
 
   let lastTurnMs = Date.now();
@@ -158,7 +106,9 @@ async function main(): Promise<void> {
       }
     }
     const nowMs = Date.now();
-    const started = maintain(nowMs);
+    const started = upkeep.run(nowMs, target);
+    const live = core.live.sweep(nowMs);
+    if (live !== null) toMain.push(live);
     while (toMain.length > 0) await writeFrame(writers[MAIN]!, toMain.shift()!);
     if (batch.length > 0 || started) {
       idle.reset();
@@ -166,24 +116,16 @@ async function main(): Promise<void> {
       continue;
     }
     lastTurnMs = nowMs;
-    await idle.idle(inbox, checkpoint.inFlight || checkpoint.backlog > 0 || pruning !== null ? BLOCK_BUSY_MS : BLOCK_IDLE_MS);
+    await idle.idle(inbox, upkeep.busy(target) ? BLOCK_BUSY_MS : BLOCK_IDLE_MS);
   }
 
   // Everything applied is journaled; the last checkpoint makes the next start replay nothing.
-  await pruning;
-  while (checkpoint.inFlight) await eventLoopTurn();
+  await upkeep.settle(checkpoint);
   if (core.health.state !== 'failed') {
     journal.release(checkpoint.writeSync(engine.idCounter));
   }
   await journal.close();
-  inbox.close();
-  await store.close();
-  signal({ t: 'stopped', shard: data.shard });
+  await endShardThread(inbox, store, data.shard);
 }
 
-main().catch((err: unknown) => {
-  log.fatal({ err }, 'shard failed');
-  // The main thread sees the worker exit and stops the service: an account without its writer
-  // must not keep accepting requests.
-  process.exit(1);
-});
+runShardThread(main, log);

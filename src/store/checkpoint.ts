@@ -83,11 +83,13 @@ export class CheckpointWriter {
   private noted = new Changes();
   private flying: Changes | null = null;
   private lsn: number;
+  private streamSeq: number;
   private readonly quotes = new Map<string, Quote>();
   private count = 0;
 
   constructor(private readonly store: ShardStore, from: ShardMeta, private readonly hooks: CheckpointHooks = {}) {
     this.lsn = from.lsn;
+    this.streamSeq = from.stream ?? 0;
     for (const q of from.quotes) this.quotes.set(q.symbol, q);
   }
 
@@ -102,6 +104,14 @@ export class CheckpointWriter {
     this.quotes.set(quote.symbol, quote);
     this.lsn = lsn;
   }
+
+  /** In a cluster: everything noted so far came from the shard's stream up to this message. */
+  noteStream(seq: number): void {
+    this.streamSeq = seq;
+  }
+
+  /** The stream message the noted records reach (0: none, or not in a cluster). */
+  get notedStream(): number { return this.streamSeq; }
 
   /** Records noted and not yet in a checkpoint being written. */
   get backlog(): number { return this.noted.records; }
@@ -152,6 +162,6 @@ export class CheckpointWriter {
   }
 
   private meta(idCounter: number): ShardMeta {
-    return { lsn: this.lsn, idCounter, quotes: [...this.quotes.values()] };
+    return { lsn: this.lsn, idCounter, quotes: [...this.quotes.values()], stream: this.streamSeq };
   }
 }

@@ -1,7 +1,7 @@
 // Secrets at rest (API key secrets, webhook secrets, TOTP seeds) are sealed with AES-256-GCM under
 // a master key kept in the data directory (created on first start, mode 0600). A copy of the
 // database without that file reveals no secret.
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -22,6 +22,11 @@ export class SecretBox {
       fs.writeFileSync(file, key.toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
       return new SecretBox(key);
     }
+  }
+
+  /** Tells two boxes' keys apart without revealing either (cluster nodes must share one). */
+  fingerprint(): string {
+    return createHmac('sha256', this.key).update('tas master key fingerprint').digest('hex');
   }
 
   seal(plain: string): string {

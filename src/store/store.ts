@@ -26,6 +26,8 @@ export interface ShardMeta {
   readonly idCounter: number;
   /** The last journaled quote of each symbol up to `lsn`: a replay starts from these prices. */
   readonly quotes: readonly Quote[];
+  /** In a cluster: the sequence, in the shard's journal stream, of the message holding `lsn` (absent: 0). */
+  readonly stream?: number;
 }
 
 /** The symbols every thread trades (written by the fixture seeding). */
@@ -141,10 +143,48 @@ export function openShardStore(dataDir: string, shard: number, durability: Durab
   return { root, journalDir: path.join(dir, 'journal'), ...accountDbsOf(root), close: () => root.close() };
 }
 
-export function openStore(dataDir: string, durability: Durability, shardCount: number): Store {
+/**
+ * Told of every write to a main-owned table (a cluster node shares some with the others, see
+ * src/cluster/shared-tables.ts); null: the table is not watched.
+ */
+export type TableObserver = (table: string) => { readonly put: (key: Key, value: unknown) => void; readonly remove: (key: Key) => void } | null;
+
+/** The database, with every put and remove also told to `watch` once LMDB took it. */
+function observed<V, K extends Key>(db: Database<V, K>, watch: NonNullable<ReturnType<TableObserver>>): Database<V, K> {
+  return new Proxy(db, {
+    get(target, prop, receiver) {
+      const original = Reflect.get(target, prop, receiver) as unknown;
+      if (typeof original !== 'function') return original;
+      switch (prop) {
+        case 'put':
+        case 'putSync':
+          return (key: K, value: V, ...rest: unknown[]) => {
+            const done = (original as (...a: unknown[]) => unknown).call(target, key, value, ...rest);
+            watch.put(key, value);
+            return done;
+          };
+        case 'remove':
+        case 'removeSync':
+          return (key: K, ...rest: unknown[]) => {
+            const done = (original as (...a: unknown[]) => unknown).call(target, key, ...rest);
+            watch.remove(key);
+            return done;
+          };
+        default:
+          return (original as (...a: unknown[]) => unknown).bind(target);
+      }
+    },
+  });
+}
+
+export function openStore(dataDir: string, durability: Durability, shardCount: number, observe: TableObserver = () => null): Store {
   const root = openEnv(dataDir, durability, true);
   const shardRoots = Array.from({ length: shardCount }, (_, i) => openEnv(shardDir(dataDir, i), durability, false));
-  const tables = new TableRegistry((name) => openDb(root, name));
+  const tables = new TableRegistry((name) => {
+    const db = openDb<unknown, Key>(root, name);
+    const watch = observe(name);
+    return watch === null ? db : observed(db, watch);
+  });
   const none = Promise.resolve();
   return {
     root,

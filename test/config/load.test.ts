@@ -102,8 +102,16 @@ describe('environment overrides', () => {
     ['TAS_CONSOLE_ADMIN_TOKEN', 'operator-token-0123456789', (o: StartOptions) => o.config.console.admin_token, 'operator-token-0123456789'],
     ['TAS_CONSOLE_ADMIN_TOKEN', '', (o: StartOptions) => o.config.console.admin_token, null],
     ['TAS_PRICES_SOURCE', 'push', (o: StartOptions) => o.config.prices.source, 'push'],
+    ['TAS_CLUSTER_SHARDS', '6', (o: StartOptions) => o.config.cluster.shards, 6],
+    ['TAS_CLUSTER_LEASE_MS', '3000', (o: StartOptions) => o.config.cluster.lease_ms, 3000],
   ])('%s=%j', (variable, value, read, expected) => {
     expect(read(load([], { [variable]: value }))).toBe(expected);
+  });
+
+  it('reads booleans as booleans: a node joins its cluster from the environment', () => {
+    const { cluster } = load([], { TAS_CLUSTER_ENABLED: 'true', TAS_CLUSTER_NODE_ID: 'n2' }).config;
+    expect(cluster).toMatchObject({ enabled: true, node_id: 'n2' });
+    expect(errorOf([], { TAS_CLUSTER_ENABLED: 'yes' }).message).toContain('cluster.enabled');
   });
 
   it('names the key and the variable of a bad value', () => {

@@ -124,4 +124,19 @@ describe('validateConfig', () => {
     expect(caught).toBeInstanceOf(ConfigError);
     expect((caught as ConfigError).message).toBe('seed error at accounts[2].leverage: must be an integer 1..1000, got 1.5');
   });
+
+  it('reads the cluster keys: off by default, a node_id required when on, preferred shards below the shard count', () => {
+    expect(validateConfig(defaultsRaw()).cluster).toEqual({
+      enabled: false, node_id: null, nats: { servers: ['nats://127.0.0.1:4222'] }, shards: 4, replicas: 3, lease_ms: 2000, preferred_shards: [],
+    });
+    const on = withValue(defaultsRaw(), 'cluster.enabled', true);
+    expect(errorOf(on).message).toBe('config error at cluster.node_id: is required when cluster.enabled is true');
+    const named = withValue(on, 'cluster.node_id', 'n1');
+    expect(validateConfig(named).cluster).toMatchObject({ enabled: true, node_id: 'n1' });
+    expect(errorOf(withValue(named, 'cluster.preferred_shards', [4])).message).toBe('config error at cluster.preferred_shards: shard 4 is not below cluster.shards (4)');
+    expect(errorOf(withValue(named, 'cluster.nats.servers', ['http://x'])).message).toMatch(/^config error at cluster\.nats\.servers\[0\]: must be a NATS URL/);
+    expect(errorOf(withValue(named, 'cluster.nats.servers', [])).message).toBe('config error at cluster.nats.servers: needs at least one server when cluster.enabled is true');
+    expect(errorOf(withValue(named, 'cluster.lease_ms', 100)).message).toMatch(/^config error at cluster\.lease_ms: must be an integer 500\.\.60000/);
+    expect(errorOf(withValue(named, 'cluster.shards', 65)).message).toMatch(/^config error at cluster\.shards: must be an integer 1\.\.64/);
+  });
 });

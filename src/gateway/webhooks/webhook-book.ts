@@ -28,6 +28,13 @@ export class WebhookBook {
 
   get(id: string): LiveWebhook | undefined { return this.hooks.get(id); }
 
+  /** Re-reads one webhook after another writer changed it (a cluster node, src/cluster/shared-tables.ts). */
+  reload(id: string): void {
+    const record = this.db().get(id);
+    if (record === undefined) this.hooks.delete(id);
+    else this.hooks.set(id, this.live(record));
+  }
+
   /** Every webhook, by id. */
   all(): LiveWebhook[] {
     return [...this.hooks.values()].sort((a, b) => (a.record.id < b.record.id ? -1 : a.record.id > b.record.id ? 1 : 0));

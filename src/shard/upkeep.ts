@@ -1,0 +1,106 @@
+// What runs behind a shard's order path, between batches: the checkpoint (write-behind, started
+// once enough records are noted or some time has passed), the equity samples, the hourly retention
+// pruning, and the journal's health as the main thread should see it. Shared by the single-process shard and the
+// cluster shard (src/cluster), whose engine and checkpoint are rebuilt when it changes role.
+import type { Engine } from '../engine/engine.js';
+import { eventLoopTurn } from '../ring/idle.js';
+import type { CheckpointWriter } from '../store/checkpoint.js';
+import { pruneHistory } from '../store/retention.js';
+import type { ShardStore } from '../store/store.js';
+import type { Logger } from '../util/log.js';
+import type { JournalHealth, ShardOutbound } from './protocol.js';
+
+const PRUNE_EVERY_MS = 3600_000;
+/** A checkpoint starts once this many records are noted, or this long after the last one. */
+const CHECKPOINT_RECORDS = 8192;
+const CHECKPOINT_EVERY_MS = 200;
+/**
+ * Balance and equity of every account go to the main thread's equity history this often, on the
+ * minute, and at once when the shard has accounts it had not sampled (a new account's history
+ * starts when the account does).
+ */
+const EQUITY_SAMPLE_MS = 60_000;
+
+/** The shard's state the upkeep works on (replaced when a cluster shard rebuilds). */
+export interface UpkeepTarget {
+  readonly engine: Engine;
+  readonly checkpoint: CheckpointWriter;
+  readonly health: JournalHealth;
+}
+
+export interface UpkeepOptions {
+  readonly shard: number;
+  readonly store: ShardStore;
+  readonly eventRetentionMs: number;
+  readonly clientIdRetentionMs: number;
+  readonly log: Logger;
+  /** A checkpoint is durable at this LSN: the journal may let go of what it covers. */
+  readonly onCheckpoint: (lsn: number) => void;
+  /** Frames for the main thread (checkpoint notices, health changes). */
+  readonly toMain: (frame: ShardOutbound) => void;
+}
+
+export class ShardUpkeep {
+  private lastCheckpointMs = Date.now();
+  private pruneDueMs = 0;
+  private pruning: Promise<void> | null = null;
+  private health: JournalHealth | null = null;
+  private equityDueMs = 0;
+  private sampledAccounts = 0;
+
+  constructor(private readonly opts: UpkeepOptions) {}
+
+  /** Whether something runs behind that wants the shard to come back soon. */
+  busy(target: UpkeepTarget): boolean {
+    return target.checkpoint.inFlight || target.checkpoint.backlog > 0 || this.pruning !== null;
+  }
+
+  /** Starts what is due; true when it started something. */
+  run(nowMs: number, target: UpkeepTarget): boolean {
+    const { checkpoint, engine } = target;
+    const { opts } = this;
+    let started = false;
+    if (target.health.state !== 'failed' && !checkpoint.inFlight && checkpoint.backlog > 0
+      && (checkpoint.backlog >= CHECKPOINT_RECORDS || nowMs - this.lastCheckpointMs >= CHECKPOINT_EVERY_MS)) {
+      this.lastCheckpointMs = nowMs;
+      started = true;
+      checkpoint.begin(engine.idCounter)?.then(
+        (lsn) => {
+          opts.onCheckpoint(lsn);
+          opts.toMain({ t: 'checkpoint', shard: opts.shard, lsn });
+        },
+        (err: unknown) => opts.log.error({ err }, 'checkpoint failed (the journal still holds everything; the next one retries)'),
+      );
+    }
+    if (nowMs >= this.equityDueMs || engine.accountCount !== this.sampledAccounts) {
+      this.equityDueMs = nowMs - (nowMs % EQUITY_SAMPLE_MS) + EQUITY_SAMPLE_MS;
+      this.sampledAccounts = engine.accountCount;
+      const samples = [...engine.allMetrics()].map(({ login, metrics }) => ({ login, balance: metrics.balance, equity: metrics.equity }));
+      if (samples.length > 0) opts.toMain({ t: 'equity', shard: opts.shard, atMs: nowMs, samples });
+    }
+    if (this.pruning === null && nowMs >= this.pruneDueMs) {
+      this.pruneDueMs = nowMs + PRUNE_EVERY_MS;
+      this.pruning = this.prune().catch((err: unknown) => opts.log.error({ err }, 'history pruning failed')).finally(() => { this.pruning = null; });
+    }
+    if (this.health !== null && target.health !== this.health) {
+      opts.toMain({ t: 'health', shard: opts.shard, journal: target.health });
+      if (target.health.state !== 'ok') opts.log.error({ journal: target.health }, 'journal unavailable: orders are refused');
+      else opts.log.warn('journal available again');
+    }
+    this.health = target.health;
+    return started;
+  }
+
+  /** Waits for the pruning and the checkpoint in flight. */
+  async settle(checkpoint: CheckpointWriter): Promise<void> {
+    await this.pruning;
+    while (checkpoint.inFlight) await eventLoopTurn();
+  }
+
+  private async prune(): Promise<void> {
+    const { opts } = this;
+    const nowMs = Date.now();
+    const pruned = await pruneHistory(opts.store, nowMs - opts.eventRetentionMs, nowMs - opts.clientIdRetentionMs, eventLoopTurn);
+    if (pruned.events + pruned.clientIds > 0) opts.log.info(pruned, 'history pruned');
+  }
+}
