@@ -13,6 +13,7 @@ import { benchRest } from './rest.bench.js';
 import { benchRing } from './ring.bench.js';
 import { benchShard } from './shard.bench.js';
 import { benchStream } from './stream.bench.js';
+import { benchStreamFlood } from './stream-flood.bench.js';
 import { benchWebhooks } from './webhooks.bench.js';
 import { perSec, us, type Row } from './support/stats.js';
 
@@ -37,6 +38,7 @@ const suites: Record<string, () => Promise<Row[]>> = {
   rest: benchRest,
   stream: benchStream,
   'live-pnl': benchLivePnl,
+  'stream-flood': benchStreamFlood,
   'fix-roundtrip': benchFixRoundtrip,
   webhooks: benchWebhooks,
 };

@@ -16,7 +16,7 @@ import { auditDeadMen } from './console/dead-man-audit.js';
 import type { Command, Quote, SymbolSpec } from './engine/types.js';
 import { ClusterNode } from './cluster/node.js';
 import { KeyRing } from './gateway/auth/key-ring.js';
-import { ReplayGuard } from './gateway/auth/replay-guard.js';
+import { openReplayGuard, saveReplayGuard } from './gateway/auth/replay-memory.js';
 import { TIMESTAMP_WINDOW_MS } from './gateway/auth/verify.js';
 import type { GatewayContext } from './gateway/context.js';
 import { Exchange } from './gateway/http.js';
@@ -165,9 +165,13 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
   market.start();
   await cluster?.run((quote) => market.accept(quote), market.board.symbols);
 
+  const replays = await openReplayGuard(store, TIMESTAMP_WINDOW_MS, systemClock.nowMs());
+  if (replays.previous === 'unclean') {
+    log.warn({ refuse_before_ms: replays.guard.fenceMs }, 'replay guard: the last stop was not clean; POST and DELETE signed before refuse_before_ms are refused');
+  }
   const ctx: GatewayContext = {
     config, log, clock: systemClock, store, box, symbols, market, pool, readModel, history,
-    auth: { keys: new KeyRing(store, box), replays: new ReplayGuard(TIMESTAMP_WINDOW_MS) },
+    auth: { keys: new KeyRing(store, box), replays: replays.guard },
     trustedProxies: config.trusted_proxies.map((t) => parseCidr(t) as Cidr),
     limits: new RestLimiter(),
     orders: new HistoryOrderLookup(history),
@@ -180,7 +184,8 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
     ? uWS.SSLApp({ cert_file_name: config.http.tls.cert, key_file_name: config.http.tls.key })
     : uWS.App();
   httpApp.get('/health', (res, req) => {
-    const ex = new Exchange(res, req);
+    const ex = Exchange.open(res, req);
+    if (!ex) return;
     if (!ready) {
       ex.json(503, { status: 'starting' });
       return;
@@ -222,6 +227,8 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
     async stop() {
       ready = false;
       for (const l of listeners) l.close();
+      // Open keep-alive connections may still send requests: from here on the guard refuses them.
+      await saveReplayGuard(store, replays.guard, systemClock.nowMs());
       stream.close();
       await rest.close();
       await fix.close();

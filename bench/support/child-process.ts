@@ -17,19 +17,31 @@ export interface ChildServer {
   stop(): Promise<void>;
 }
 
+export interface ChildOptions {
+  /** Node's own flags, before the script (e.g. `--import` of a probe). */
+  readonly nodeArgs?: readonly string[];
+  /** Every stdout JSON line after the ready one. */
+  readonly onLine?: (line: Record<string, unknown>) => void;
+}
+
 /** Spawns `node script args` and resolves with the first stdout JSON line `isReady` accepts. */
-export function startChild(script: string, args: readonly string[], isReady: (line: Record<string, unknown>) => boolean): Promise<ChildServer> {
-  const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+export function startChild(
+  script: string, args: readonly string[], isReady: (line: Record<string, unknown>) => boolean, opts: ChildOptions = {},
+): Promise<ChildServer> {
+  const child = spawn(process.execPath, [...opts.nodeArgs ?? [], script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   // A bench that dies must not leave its server running.
   const orphanGuard = (): void => { child.kill('SIGKILL'); };
   process.on('exit', orphanGuard);
   const exited = new Promise<void>((resolve) => child.on('exit', () => { process.off('exit', orphanGuard); resolve(); }));
+  let ready = false;
   return new Promise((resolve, reject) => {
     child.on('exit', (code) => reject(new Error(`${path.basename(script)} exited (${code}) before it was ready`)));
     readline.createInterface({ input: child.stdout! }).on('line', (text) => {
       let line: Record<string, unknown>;
       try { line = JSON.parse(text) as Record<string, unknown>; } catch { return; }
+      if (ready) { opts.onLine?.(line); return; }
       if (!isReady(line)) return;
+      ready = true;
       resolve({ child, ready: line, stop: async () => { child.kill('SIGTERM'); await exited; } });
     });
   });
@@ -42,13 +54,13 @@ export interface ServiceProcess extends ChildServer {
 }
 
 /** The service on free ports with `config` merged over the defaults and `seed` as its fixture. */
-export async function startService(work: string, config: Record<string, unknown>, seed: Record<string, unknown>): Promise<ServiceProcess> {
+export async function startService(work: string, config: Record<string, unknown>, seed: Record<string, unknown>, opts: ChildOptions = {}): Promise<ServiceProcess> {
   const dataDir = path.join(work, 'data');
   const configFile = path.join(work, 'config.json');
   const seedFile = path.join(work, 'seed.json');
   fs.writeFileSync(configFile, JSON.stringify({ http: { port: 0 }, console: { port: 0 }, fix: { port: 0 }, ...config }));
   fs.writeFileSync(seedFile, JSON.stringify(seed));
-  const server = await startChild(MAIN_JS, ['--config', configFile, '--seed', seedFile, '--data', dataDir], (l) => l['msg'] === 'ready');
+  const server = await startChild(MAIN_JS, ['--config', configFile, '--seed', seedFile, '--data', dataDir], (l) => l['msg'] === 'ready', opts);
   const ports = server.ready['ports'] as { http: number; console: number };
   return { ...server, httpPort: ports.http, consolePort: ports.console, dataDir };
 }

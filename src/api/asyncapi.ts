@@ -26,7 +26,8 @@ const SERVER_MESSAGES: Readonly<Record<string, readonly [Json, string]>> = {
   account: [S.AccountMessageSchema, 'Account state on change, at most every 100 ms; margin_call below the group\'s margin-call level.'],
   cancel_all_after: [S.CancelAllAfterMessageSchema, 'Answer to cancel_all_after: the switch as it stands.'],
   cancel_on_disconnect: [S.CancelOnDisconnectMessageSchema, 'Answer to cancel_on_disconnect.'],
-  snapshot: [S.SnapshotMessageSchema, 'First message of a plain subscribe to positions or orders: the open positions and pending orders.'],
+  snapshot: [S.SnapshotMessageSchema, 'A page of the snapshot a plain subscribe to positions or orders starts with: open positions, then pending orders; paced by the connection\'s buffer, each page after the first costs a message-rate token.'],
+  snapshotEnd: [S.SnapshotEndMessageSchema, 'After the last snapshot page: the same seq, the number of pages and of records; the account\'s events follow.'],
 };
 
 const pascal = (name: string): string => name[0]!.toUpperCase() + name.slice(1);

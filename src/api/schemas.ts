@@ -456,10 +456,21 @@ export const AccountMessageSchema = {
 } as const;
 
 export const SnapshotMessageSchema = {
-  type: 'object', additionalProperties: false, required: ['channel', 'login', 'seq', 'ts'],
+  type: 'object', additionalProperties: false, required: ['channel', 'login', 'seq', 'ts', 'page'],
   properties: {
-    channel: channelIs('snapshot'), login: text, seq, ts: unixMs,
-    positions: { type: 'array', items: PositionSchema },
-    orders: { type: 'array', items: OrderSchema },
+    channel: channelIs('snapshot'), login: text, seq: { ...seq, description: 'The account\'s last event the snapshot includes; the same on every page' }, ts: unixMs,
+    page: { type: 'integer', minimum: 1, description: '1, 2, ...: a snapshot_end follows the last page' },
+    positions: { type: 'array', items: PositionSchema, description: 'This page\'s open positions (present when positions were subscribed)' },
+    orders: { type: 'array', items: OrderSchema, description: 'This page\'s pending orders (present when orders were subscribed)' },
+  },
+} as const;
+
+export const SnapshotEndMessageSchema = {
+  type: 'object', additionalProperties: false, required: ['channel', 'login', 'seq', 'ts', 'pages'],
+  properties: {
+    channel: channelIs('snapshot_end'), login: text, seq, ts: unixMs,
+    pages: { type: 'integer', minimum: 1 },
+    position_count: { type: 'integer', minimum: 0, description: 'Positions in all the pages (when positions were subscribed)' },
+    order_count: { type: 'integer', minimum: 0, description: 'Orders in all the pages (when orders were subscribed)' },
   },
 } as const;

@@ -10,7 +10,7 @@ import { signedStreamUrl } from './signing.js';
 import { SubscriptionBook, type WireOp } from './subscriptions.js';
 import type {
   AccountMessage, AckMessage, CancelAllAfterMessage, CancelOnDisconnectMessage, LivePositionMessage, OrderMessage, PositionMessage, QuoteMessage,
-  ServerMessage, SnapshotMessage, StreamChannel, StreamErrorMessage,
+  ServerMessage, SnapshotEndMessage, SnapshotMessage, StreamChannel, StreamErrorMessage,
 } from './types.js';
 
 export interface StreamClientOptions {
@@ -51,7 +51,10 @@ export interface StreamHandlers {
   /** Live P&L of a subscribed account's open positions (no seq; at most every 100 ms per position). */
   pnl: (m: LivePositionMessage) => void;
   account: (m: AccountMessage) => void;
+  /** Once per page of a snapshot... */
   snapshot: (m: SnapshotMessage) => void;
+  /** ...and once after its last page. */
+  snapshotEnd: (m: SnapshotEndMessage) => void;
   heartbeat: (ts: number) => void;
   open: () => void;
   disconnect: (info: DisconnectInfo) => void;
@@ -75,7 +78,7 @@ interface PendingOp {
 
 export class StreamClient {
   private readonly handlers: Handlers = {
-    quote: [], order: [], position: [], pnl: [], account: [], snapshot: [], heartbeat: [], open: [], disconnect: [], gap: [], error: [],
+    quote: [], order: [], position: [], pnl: [], account: [], snapshot: [], snapshotEnd: [], heartbeat: [], open: [], disconnect: [], gap: [], error: [],
   };
   private readonly backoff: Backoff;
   private readonly nowMs: () => number;
@@ -278,6 +281,7 @@ export class StreamClient {
         return;
       case 'account': this.emit('account', m); return;
       case 'snapshot': this.book.snapshot(m.login, m.seq); this.emit('snapshot', m); return;
+      case 'snapshot_end': this.emit('snapshotEnd', m); return;
       case 'heartbeat': this.emit('heartbeat', m.ts); return;
       case 'subscribed': case 'unsubscribed': this.acked(m); return;
       case 'pong': {

@@ -69,7 +69,9 @@ export type PositionMessage = Extract<AnyPositionMessage, { readonly seq: number
 export type LivePositionMessage = Extract<AnyPositionMessage, { readonly live: true }>;
 export type CancelAllAfterMessage = Of<typeof S.CancelAllAfterMessageSchema>;
 export type CancelOnDisconnectMessage = Of<typeof S.CancelOnDisconnectMessageSchema>;
+/** One page of a snapshot; the pages of one snapshot share its seq, and a `snapshot_end` follows the last. */
 export type SnapshotMessage = Of<typeof S.SnapshotMessageSchema>;
+export type SnapshotEndMessage = Of<typeof S.SnapshotEndMessageSchema>;
 export type AccountMessage = Of<typeof S.AccountMessageSchema>;
 export type AckMessage = Of<typeof S.AckMessageSchema>;
 export type StreamErrorMessage = Of<typeof S.ErrorMessageSchema>;
@@ -77,5 +79,5 @@ export type PongMessage = Of<typeof S.PongMessageSchema>;
 export type HeartbeatMessage = Of<typeof S.HeartbeatMessageSchema>;
 
 export type ServerMessage =
-  | QuoteMessage | OrderMessage | AnyPositionMessage | SnapshotMessage | AccountMessage | AckMessage | StreamErrorMessage
+  | QuoteMessage | OrderMessage | AnyPositionMessage | SnapshotMessage | SnapshotEndMessage | AccountMessage | AckMessage | StreamErrorMessage
   | PongMessage | HeartbeatMessage | CancelAllAfterMessage | CancelOnDisconnectMessage;

@@ -14,10 +14,19 @@ export const item = (path: string, index: number): string => `${path}[${index}]`
 
 const MAX_SHOWN_CHARS = 60;
 
-/** The offending value as it would appear in JSON, shortened. */
+/**
+ * The offending value as it would appear in JSON, shortened. Request bodies reach this too: a
+ * string is cut before it is quoted, and a value nested too deep for JSON.stringify (it recurses)
+ * is named by its kind.
+ */
 export function shown(value: unknown): string {
   if (value === undefined) return 'nothing';
-  const text = JSON.stringify(value);
+  let text: string;
+  try {
+    text = JSON.stringify(typeof value === 'string' ? value.slice(0, MAX_SHOWN_CHARS + 1) : value);
+  } catch {
+    return Array.isArray(value) ? 'an array nested too deep to show' : 'an object nested too deep to show';
+  }
   return text.length > MAX_SHOWN_CHARS ? `${text.slice(0, MAX_SHOWN_CHARS)}…` : text;
 }
 

@@ -81,7 +81,8 @@ export function registerConsole(app: TemplatedApp, ctx: GatewayContext, parts: C
   });
   registerWebPage(app);
   app.any('/*', (res, req) => {
-    const ex = new Exchange(res, req);
+    const ex = Exchange.open(res, req);
+    if (!ex) return;
     ex.fail(new ApiError('not_found', `no console route ${ex.method} ${ex.path.slice(0, 100)}`));
   });
   return {

@@ -89,7 +89,8 @@ export class ConsoleRouter {
     this.specs.push(spec);
     const paramCount = spec.path.split('/').filter((part) => part.startsWith(':')).length;
     this.app[spec.method](spec.path, (res, req) => {
-      const ex = new Exchange(res, req);
+      const ex = Exchange.open(res, req);
+      if (!ex) return;
       const raw: RawRequest = {
         authorization: req.getHeader('authorization'),
         cookie: req.getHeader('cookie'),

@@ -59,13 +59,14 @@ export function registerWebPage(app: TemplatedApp): void {
   const assets = loadAssets(webDir());
   const index = assets.get('index.html')!;
   const page = (res: Parameters<Parameters<TemplatedApp['get']>[1]>[0], req: Parameters<Parameters<TemplatedApp['get']>[1]>[1]): void => {
-    new Exchange(res, req).send(200, index.text, index.type, SECURITY_HEADERS);
+    Exchange.open(res, req)?.send(200, index.text, index.type, SECURITY_HEADERS);
   };
   app.get('/console', page);
   app.get('/console/', page);
-  app.get('/', (res, req) => new Exchange(res, req).send(302, 'see /console', 'text/plain', [['location', '/console']]));
+  app.get('/', (res, req) => Exchange.open(res, req)?.send(302, 'see /console', 'text/plain', [['location', '/console']]));
   app.get('/console/assets/:name', (res, req) => {
-    const ex = new Exchange(res, req);
+    const ex = Exchange.open(res, req);
+    if (!ex) return;
     const asset = assets.get(req.getParameter(0) ?? '');
     if (asset === undefined || asset === index) ex.send(404, 'not found', 'text/plain; charset=utf-8', SECURITY_HEADERS);
     else ex.send(200, asset.text, asset.type, SECURITY_HEADERS);

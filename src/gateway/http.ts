@@ -1,6 +1,12 @@
 // uWebSockets.js request/response plumbing shared by every listener. uWS hands out a request
 // object that is valid only during the synchronous handler and a response that may be aborted at
 // any time; `Exchange` captures what later code needs and guards every write.
+//
+// Framing (request smuggling): uWS frames a body by the first Content-Length header, a proxy in
+// front may take another one, and the bytes between the two would be a second request to one of
+// them. `Exchange.open` refuses a request whose Content-Length headers disagree, before any route
+// sees it: 400 and the connection closed. Identical repeats are one length (RFC 9110, 8.6).
+import { isUtf8 } from 'node:buffer';
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import { ApiError, errorBody, statusLine } from './errors.js';
 import { nextRequestId } from './request-id.js';
@@ -19,7 +25,19 @@ export class Exchange {
   private done = false;
   private onSent: ((status: number) => void) | null = null;
 
-  constructor(readonly res: HttpResponse, req: HttpRequest) {
+  /** The request's exchange, or null when its framing is refused (the refusal is on its way). */
+  static open(res: HttpResponse, req: HttpRequest): Exchange | null {
+    const ex = new Exchange(res, req);
+    if (!conflictingLengths(req)) return ex;
+    // Answered on the next turn: uWS drops a connection that sends more bytes behind a request
+    // still unanswered, so whatever follows this one in the same read is never parsed as a request.
+    setImmediate(() => {
+      ex.respond(400, JSON.stringify(errorBody(new ApiError('bad_request', 'conflicting Content-Length headers'), ex.requestId)), 'application/json', [], true);
+    });
+    return null;
+  }
+
+  private constructor(readonly res: HttpResponse, req: HttpRequest) {
     this.method = req.getCaseSensitiveMethod();
     this.path = req.getUrl();
     const query = req.getQuery();
@@ -44,6 +62,10 @@ export class Exchange {
   }
 
   send(status: number, text: string, contentType: string, headers: Headers = []): void {
+    this.respond(status, text, contentType, headers, false);
+  }
+
+  private respond(status: number, text: string, contentType: string, headers: Headers, closeConnection: boolean): void {
     if (!this.open) return;
     this.done = true;
     this.res.cork(() => {
@@ -51,7 +73,7 @@ export class Exchange {
       this.res.writeHeader('content-type', contentType);
       this.res.writeHeader('x-request-id', this.requestId);
       for (const [name, value] of headers) this.res.writeHeader(name, value);
-      this.res.end(text);
+      this.res.end(text, closeConnection);
     });
     this.onSent?.(status);
   }
@@ -82,9 +104,26 @@ export class Exchange {
   }
 }
 
-/** Parses a JSON object body; anything else is bad_request naming the problem. */
+/** Two Content-Length headers with different values (an empty one included). */
+function conflictingLengths(req: HttpRequest): boolean {
+  // Every header is looked at: getHeader cannot tell an empty first length from none.
+  let first: string | null = null;
+  let conflict = false;
+  req.forEach((name, value) => {
+    if (name !== 'content-length') return;
+    if (first === null) first = value;
+    else if (value !== first) conflict = true;
+  });
+  return conflict;
+}
+
+/**
+ * Parses a JSON object body; anything else is bad_request naming the problem. JSON is UTF-8 (RFC
+ * 8259): other bytes are refused rather than read as U+FFFD, which would make different texts one.
+ */
 export function parseJsonObject(body: Buffer): Record<string, unknown> {
   if (body.length === 0) throw new ApiError('bad_request', 'request body is empty; a JSON object is required');
+  if (!isUtf8(body)) throw new ApiError('bad_request', 'request body is not valid UTF-8');
   let value: unknown;
   try {
     value = JSON.parse(body.toString('utf8'));

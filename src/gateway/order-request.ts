@@ -23,6 +23,16 @@ export function requireString(body: Record<string, unknown>, field: string, maxL
   return v;
 }
 
+/**
+ * A client id is any text of 1 to 64 UTF-16 code units that UTF-8 can carry: a lone surrogate
+ * (`"\ud800"` in JSON) cannot be stored as sent, and two such ids would become one.
+ */
+function clientIdOf(body: Record<string, unknown>): string {
+  const v = requireString(body, 'client_id', MAX_CLIENT_ID);
+  if (!v.isWellFormed()) throw new ApiError('bad_request', 'client_id must be well-formed Unicode text (it holds a lone surrogate)', 'client_id');
+  return v;
+}
+
 export function oneOf<T extends string>(body: Record<string, unknown>, field: string, values: readonly T[]): T {
   const v = requireString(body, field, 32);
   if (!(values as readonly string[]).includes(v)) throw new ApiError('bad_request', `${field} must be one of ${values.join(', ')}`, field);
@@ -74,7 +84,7 @@ export function parseOrderRequest(
   const price = optionalNumber(body, 'price');
   const sl = optionalNumber(body, 'sl');
   const tp = optionalNumber(body, 'tp');
-  const clientId = body['client_id'] === undefined || body['client_id'] === null ? null : requireString(body, 'client_id', MAX_CLIENT_ID);
+  const clientId = body['client_id'] === undefined || body['client_id'] === null ? null : clientIdOf(body);
   if (type === 'market' && price !== null) throw new ApiError('bad_request', 'price is only for limit and stop orders', 'price');
   if (type !== 'market' && price === null) throw new ApiError('bad_request', `price is required for ${type} orders`, 'price');
 

@@ -82,13 +82,22 @@ export class ShardUpkeep {
       this.pruneDueMs = nowMs + PRUNE_EVERY_MS;
       this.pruning = this.prune().catch((err: unknown) => opts.log.error({ err }, 'history pruning failed')).finally(() => { this.pruning = null; });
     }
+    this.reportHealth(target);
+    return started;
+  }
+
+  /**
+   * Tells the main thread when the journal's health changed. Called right after a batch, before
+   * its frames are written, too: a client that sees an answer of that batch then sees /health agree.
+   */
+  reportHealth(target: UpkeepTarget): void {
+    const { opts } = this;
     if (this.health !== null && target.health !== this.health) {
       opts.toMain({ t: 'health', shard: opts.shard, journal: target.health });
       if (target.health.state !== 'ok') opts.log.error({ journal: target.health }, 'journal unavailable: orders are refused');
       else opts.log.warn('journal available again');
     }
     this.health = target.health;
-    return started;
   }
 
   /** Waits for the pruning and the checkpoint in flight. */

@@ -100,6 +100,8 @@ async function main(): Promise<void> {
     const deadline = core.nextDeadlineMs();
     if (batch.length > 0 || (deadline !== null && Date.now() >= deadline)) {
       const frames = core.process(batch);
+      upkeep.reportHealth(target);
+      while (toMain.length > 0) await writeFrame(writers[MAIN]!, toMain.shift()!);
       for (let peer = 0; peer < writers.length; peer++) {
         const frame = frames[peer];
         if (frame !== null && frame !== undefined) await writeFrame(writers[peer]!, frame);

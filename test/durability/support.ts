@@ -97,5 +97,8 @@ export async function recoveredState(dataDir: string, shards: number): Promise<u
       await store.close();
     }
   }
-  return states.map(timeless);
+  // Client ids are listed by age: without their times, by account and id.
+  return states.map(({ clientIds, ...state }) => timeless({
+    ...state, clientIds: [...clientIds].sort((a, b) => a.login.localeCompare(b.login) || a.clientId.localeCompare(b.clientId)),
+  }));
 }

@@ -87,6 +87,27 @@ describe('NewOrderSingle (D)', () => {
     expect(er.get(58)).toMatch(/^duplicate_client_id: /);
   });
 
+  it('takes ClOrdIDs across the byte space as distinct client ids, each echoed byte for byte and refused when repeated', () => {
+    const c = session();
+    const send = sender(c);
+    // Every byte but SOH ('|' stands for SOH in these frames): read as Latin-1, so byte 0xE9 is
+    // U+00E9, the client id a REST client_id "\u00e9" names too.
+    const ids = Array.from({ length: 254 }, (_, i) => i + 2).filter((b) => b !== 0x7c).map((b) => `x${String.fromCharCode(b)}`);
+    const orders = new Map<string, string>();
+    for (const id of ids) {
+      const [er] = send('D', market(id, '1', '1000'));
+      expect([er?.get(150), er?.get(11)], JSON.stringify(id)).toEqual(['F', id]);
+      orders.set(id, er!.get(37)!);
+      h.clock.advance(25);
+    }
+    expect(new Set(orders.values()).size).toBe(ids.length);
+    for (const id of ids.filter((_, i) => i % 17 === 0)) {
+      const [er] = send('D', market(id, '1', '1000'));
+      expect([er?.get(150), er?.get(103)]).toEqual(['8', '6']);
+      h.clock.advance(25);
+    }
+  });
+
   it('refuses orders of a key without the trade scope', () => {
     h = new Harness();
     h.keys.records.set('key-ro', keyRecord('key-ro', '100003', { scopes: ['read'] }));

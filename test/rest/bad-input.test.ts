@@ -1,6 +1,8 @@
-// Hostile input against the live server: random bodies at POST /orders (fast-check), oversized and
-// malformed headers. Every answer is a documented one, rejected bodies change nothing, and the
-// server keeps serving.
+// Hostile input against the live server: random bodies at POST /orders (fast-check), client ids
+// across the whole UTF-16 code space, duplicated headers, oversized and malformed headers. Every
+// answer is a documented one, rejected bodies change nothing, and the server keeps serving. (Deep
+// and big bodies: big-input.test.ts.)
+import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import fc from 'fast-check';
 import net from 'node:net';
@@ -8,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../support/server.js';
 import { operator, RestClient, type Answer } from './support/client.js';
 import { expectError, expectRateLimitHeaders } from './support/expect.js';
-import { KEYS, PROPERTY_LOGINS, propertyKey, REST_CONFIG, restSeed } from './support/seed.js';
+import { KEYS, PROPERTY_LOGINS, propertyKey, REST_CONFIG, restSeed, TRADER_LOGINS, traderKey } from './support/seed.js';
 
 const ERROR_NAMES: Readonly<Record<number, string>> = {
   400: 'bad_request', 404: 'not_found', 409: 'duplicate_client_id', 422: 'invalid_order', 429: 'rate_limited', 503: 'market_closed',
@@ -114,6 +116,130 @@ describe('random bodies at POST /orders', () => {
     }
     expect(server.logs.filter((l) => l.level >= 50)).toEqual([]);
   });
+});
+
+/** Code units from anywhere: lone surrogates and noncharacters included, astral characters, the edges. */
+const codeUnits = fc.oneof(
+  fc.integer({ min: 0, max: 0xffff }).map((u) => String.fromCharCode(u)),
+  fc.integer({ min: 0x10000, max: 0x10ffff }).map((c) => String.fromCodePoint(c)),
+  fc.constantFrom('\u0000', '\ud800', '\udbff', '\udc00', '\udfff', '\ufffd', '\ufffe', '\uffff', '\u{10ffff}', '"', '\\', 'a'),
+);
+const anyClientId = fc.array(codeUnits, { minLength: 1, maxLength: 40 }).map((units) => units.join(''));
+
+/** Retries while the account's trade bucket is empty (documented 429 with Retry-After). */
+async function unthrottled(call: () => Promise<Answer>): Promise<Answer> {
+  for (;;) {
+    const res = await call();
+    if (res.status !== 429) return res;
+    await new Promise((r) => setTimeout(r, Number(res.headers['retry-after']) * 1000));
+  }
+}
+
+describe('client ids across the code space', () => {
+  it('are refused when not well-formed, else echoed exactly and idempotent, never colliding', async () => {
+    const clients = TRADER_LOGINS.map((login) => ({ login, api: new RestClient(server.httpPort, traderKey(login)) }));
+    const accepted = new Map<string, Map<string, string>>(TRADER_LOGINS.map((l) => [l, new Map()]));
+    let run = 0;
+    await fc.assert(fc.asyncProperty(anyClientId, async (clientId) => {
+      const { login, api } = clients[run++ % clients.length]!;
+      const body = JSON.stringify({ login, symbol: 'BTCUSD', side: 'buy', type: 'market', volume: 0.01, client_id: clientId });
+      const res = await unthrottled(() => api.post('/v1/orders', body));
+      const seen = accepted.get(login)!;
+      if (!clientId.isWellFormed() || clientId.length > 64) {
+        expectError(res, 'bad_request', 'client_id');
+        return;
+      }
+      const original = seen.get(clientId);
+      if (original !== undefined) {
+        expectError(res, 'duplicate_client_id');
+        expect(res.body.order).toMatchObject({ id: original, client_id: clientId });
+        return;
+      }
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.client_id).toBe(clientId);
+      seen.set(clientId, res.body.id);
+      const again = await unthrottled(() => api.post('/v1/orders', body));
+      expectError(again, 'duplicate_client_id');
+      expect(again.body.order).toMatchObject({ id: res.body.id, client_id: clientId });
+    }), { numRuns: 120 });
+    for (const { login, api } of clients) {
+      const positions = await api.get('/v1/positions');
+      expect(positions.body.data).toHaveLength(accepted.get(login)!.size);
+    }
+  }, 60_000);
+});
+
+/**
+ * Everything read on a fresh connection until the server closes it (requests end with Connection:
+ * close), from an address of its own: its refusals drain that address's anonymous bucket only.
+ */
+function roundTrip(text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ port: server.httpPort, host: '127.0.0.1', localAddress: '127.0.0.7' }, () => socket.write(text));
+    let response = '';
+    socket.on('data', (d: Buffer) => { response += d.toString('latin1'); });
+    socket.on('close', () => resolve(response));
+    socket.on('error', reject);
+  });
+}
+
+/** A header of a signed request and what a duplicate of it may carry instead. */
+const DUPLICATES = {
+  'X-SVC-KEY': fc.constantFrom(KEYS.other.id, 'nobody', ''),
+  'X-SVC-TIMESTAMP': fc.constantFrom('1', '', String(Date.now() + 60_000)),
+  'X-SVC-SIGNATURE': fc.constantFrom('ab'.repeat(32), 'zz', ''),
+  'Content-Type': fc.constantFrom('text/plain', 'application/json', ''),
+  'Content-Length': fc.constantFrom('0', '1', '99999', ''),
+  Host: fc.constantFrom('evil.example', ''),
+  'X-Forwarded-For': fc.constantFrom('10.0.0.1', '::1', 'garbage'),
+} as const;
+type DupName = keyof typeof DUPLICATES;
+
+const duplication = fc.array(
+  fc.constantFrom(...(Object.keys(DUPLICATES) as DupName[])).chain((name) => fc.tuple(fc.constant(name), DUPLICATES[name], fc.boolean())),
+  { minLength: 1, maxLength: 4 },
+);
+
+describe('duplicated headers', () => {
+  it('get documented answers, a conflicting length 400, and change nothing but what was served', async () => {
+    const login = PROPERTY_LOGINS[0]!;
+    const key = propertyKey(login);
+    const api = new RestClient(server.httpPort, key);
+    const before = (await api.get('/v1/positions')).body.data.length;
+    let placed = 0;
+    let run = 0;
+    await fc.assert(fc.asyncProperty(duplication, fc.boolean(), async (dups, isOrder) => {
+      const body = isOrder ? JSON.stringify({ login, symbol: 'BTCUSD', side: 'buy', type: 'market', volume: 0.01, client_id: `dup-${run++}` }) : '';
+      const method = isOrder ? 'POST' : 'GET';
+      const target = isOrder ? '/v1/orders' : '/v1/positions';
+      const ts = String(Date.now() + run);
+      const headers: [string, string][] = [
+        ['Host', '127.0.0.1'], ['X-SVC-KEY', key.id], ['X-SVC-TIMESTAMP', ts],
+        ['X-SVC-SIGNATURE', createHmac('sha256', key.secret).update(`${ts}${method}${target}${body}`).digest('hex')],
+        ...(isOrder ? [['Content-Type', 'application/json'], ['Content-Length', String(body.length)]] as [string, string][] : []),
+      ];
+      // Each duplicate goes in right after its original, or at the very start (ahead of it).
+      for (const [name, value, ahead] of dups) {
+        const at = headers.findIndex(([n]) => n === name);
+        if (ahead || at < 0) headers.unshift([name, value]);
+        else headers.splice(at + 1, 0, [name, value]);
+      }
+      const lengths = headers.filter(([n]) => n === 'Content-Length').map(([, v]) => v);
+      const text = await roundTrip(`${method} ${target} HTTP/1.1\r\n${headers.map(([n, v]) => `${n}: ${v}\r\n`).join('')}Connection: close\r\n\r\n${body}`);
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0);
+      if (new Set(lengths).size > 1) {
+        // Refused before any route (or the connection dropped when bytes beyond the first length were pipelined behind it).
+        expect([0, 400], text.slice(0, 200)).toContain(status);
+        return;
+      }
+      // Answered in the documented set, never a 5xx; the body of an error is the error shape.
+      expect([200, 400, 401, 403, 404, 409, 422, 429, 0], text.slice(0, 200)).toContain(status);
+      if (status >= 400) expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)).error.code).toBe(status);
+      if (status === 200 && isOrder) placed++;
+    }), { numRuns: 150 });
+    expect((await api.get('/v1/positions')).body.data.length).toBe(before + placed);
+    expect(server.logs.filter((l) => l.level >= 50)).toEqual([]);
+  }, 60_000);
 });
 
 /** Opens a connection and writes `text`; `closed` settles when the server closes it. */

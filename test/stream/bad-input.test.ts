@@ -1,6 +1,7 @@
 // Bad input on a stream connection: an `error` message (id echoed when there is one) and nothing
 // else changes — the connection's subscriptions keep delivering — or, for abuse (huge frames,
 // floods), a close with a reason. Either way the server serves everyone else as before.
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../support/server.js';
 import { KEYS, OTHER_LOGIN, STREAM_CONFIG, streamSeed } from './support/seed.js';
@@ -9,6 +10,9 @@ import { pushQuote, TestStream } from './support/stream-client.js';
 let server: RunningServer;
 beforeAll(async () => { server = await startServer({ seed: streamSeed(), config: STREAM_CONFIG }); });
 afterAll(async () => { await server?.stop(); });
+
+/** An array nested 7,000 deep: JSON.parse takes it, JSON.stringify of it overflows the stack. */
+const DEEP = '['.repeat(7000) + ']'.repeat(7000);
 
 let price = 65000;
 /** Pushes a fresh BTCUSD tick and waits for it on `s`: its quote subscription still works. */
@@ -47,6 +51,12 @@ describe('bad client messages', () => {
       [{ op: 'unsubscribe', id: 13, channels: ['orders'], login: OTHER_LOGIN }, 13, 'not_found', 'login'],
       [{ op: 'ping', id: { nested: true } }, null, 'bad_request', 'id'],
       [{ op: 'ping', id: 1.5 }, null, 'bad_request', 'id'],
+      // Nested thousands deep (inside the 16 KiB limit): refused like any wrong type, never echoed.
+      [`{"op":${DEEP},"id":20}`, 20, 'bad_request', 'op'],
+      [`{"op":"subscribe","id":21,"channels":${DEEP}}`, 21, 'bad_request', 'channels'],
+      [`{"op":"subscribe","id":22,"channels":["quotes"],"symbols":${DEEP}}`, 22, 'bad_request', 'symbols'],
+      [`{"op":"unsubscribe","id":23,"channels":["orders"],"login":${DEEP}}`, 23, 'bad_request', 'login'],
+      [`{"op":"ping","id":24,"x":${DEEP}}`, 24, 'bad_request', 'x'],
     ];
     for (const [op, id, name, field] of cases) {
       s.send(op);
@@ -59,6 +69,33 @@ describe('bad client messages', () => {
     expect(s.of('subscribed')).toHaveLength(1);
     await stillStreaming(s);
     expect((await s.request({ op: 'ping', id: 99 })).channel).toBe('pong');
+    await s.close();
+  });
+
+  it('answer random ops with their ack or an error, one each, and go on streaming', async () => {
+    const s = await subscribed();
+    // Every field is JSON text: any JSON value, or a deep one, or a lone surrogate.
+    const value = fc.oneof(fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)), fc.constantFrom(DEEP, '[[[[]]]]', '"\\ud800"'));
+    const json = <T>(a: fc.Arbitrary<T>): fc.Arbitrary<string> => a.map((v) => JSON.stringify(v));
+    const op = fc.record({
+      op: fc.oneof(json(fc.constantFrom('subscribe', 'unsubscribe', 'ping')), value),
+      channels: fc.oneof(json(fc.subarray(['quotes', 'orders', 'positions', 'account'])), value),
+      symbols: fc.oneof(json(fc.subarray(['BTCUSD', 'EURUSD', 'NOPE'])), value),
+      login: fc.oneof(json(fc.constantFrom('100001', OTHER_LOGIN)), value),
+      since_seq: fc.oneof(json(fc.nat(5)), value),
+    }, { requiredKeys: ['op'] });
+    let n = 0;
+    await fc.assert(fc.asyncProperty(op, async (fields) => {
+      const text = `{${[...Object.entries(fields).map(([k, v]) => `"${k}":${v}`), `"id":${n + 1}`].join(',')}}`;
+      // Past 16 KiB a message closes the connection (tested above): these stay under it.
+      fc.pre(text.length <= 16_000);
+      const id = ++n;
+      s.send(text);
+      const answer = await s.take((m) => m.id === id);
+      expect(['subscribed', 'unsubscribed', 'pong', 'error']).toContain(answer.channel);
+      if (answer.channel === 'error') expect(['bad_request', 'not_found', 'rate_limited']).toContain(answer.name);
+    }), { numRuns: 80 });
+    await stillStreaming(s);
     await s.close();
   });
 

@@ -173,6 +173,11 @@ describe('order and position events', () => {
     expect(onlyPositions.orders).toBeUndefined();
     expect(onlyPositions.positions).toEqual([expect.objectContaining({ ticket: pos.body.ticket, side: 'sell', open_price: 65000, source: 'manual' })]);
     expect(typeof onlyPositions.positions[0].profit).toBe('number');
+    // One page: it and its end leave with the ack, in one frame.
+    expect(await s.take((m) => m.channel === 'snapshot_end')).toEqual({
+      channel: 'snapshot_end', login: EUR_LOGIN, seq: onlyPositions.seq, ts: expect.any(Number), pages: 1, position_count: 1,
+    });
+    expect(s.frames.some((f) => f.includes('"channel":"subscribed"') && f.includes('"channel":"snapshot_end"'))).toBe(true);
     await s.request({ op: 'subscribe', id: 2, channels: ['orders'], login: EUR_LOGIN });
     const orders = await s.take((m) => m.channel === 'snapshot');
     expect(orders.positions).toBeUndefined();

@@ -1,6 +1,7 @@
 // The upgrade at /v1 through the real server (DECISIONS "Authentication", "Rate limits"): the
 // signed string is the REST rule for GET /v1; every refusal comes before the upgrade with REST's
 // status and error body; 5 connections per key; heartbeats.
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../support/server.js';
 import { KEYS, STREAM_CONFIG, streamSeed } from './support/seed.js';
@@ -9,6 +10,16 @@ import { hmacHex, refusal, streamUrl, TestStream, type Refusal } from './support
 let server: RunningServer;
 beforeAll(async () => { server = await startServer({ seed: streamSeed(), config: STREAM_CONFIG }); });
 afterAll(async () => { await server?.stop(); });
+
+/** A plain GET from a given local address. */
+function fetchFrom(localAddress: string, url: string): Promise<{ status: number; headers: http.IncomingHttpHeaders }> {
+  return new Promise((resolve, reject) => {
+    http.get(url, { localAddress }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+    }).on('error', reject);
+  });
+}
 
 function expectRefused(r: Refusal, status: number, name: string): void {
   expect(r.status).toBe(status);
@@ -80,6 +91,30 @@ describe('stream upgrade', () => {
     expect(second.ts - first.ts).toBeGreaterThanOrEqual(150);
     expect(second.ts - first.ts).toBeLessThan(2000);
     await s.close();
+  });
+
+  it('charges failed upgrades to the address\'s anonymous bucket, shared with REST: 429 after the burst', async () => {
+    // An address of its own, so its bucket starts full (burst 40, 20 per second).
+    const from = { localAddress: '127.0.0.5' };
+    const bad = streamUrl(server.httpPort, KEYS.main, { sig: 'ab'.repeat(32) });
+    const answers: Refusal[] = [];
+    while (answers.length < 200 && answers.at(-1)?.status !== 429) answers.push(await refusal(bad, from));
+    expect(answers.at(-1)?.status).toBe(429);
+    // The burst of 40, plus what refilled while they were made.
+    expect(answers.length).toBeGreaterThan(40);
+    expect(answers.slice(0, 40).every((r) => r.status === 401)).toBe(true);
+    const limited = answers.at(-1)!;
+    expectRefused(limited, 429, 'rate_limited');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(limited.headers['x-ratelimit-limit']).toBe('20');
+    // One bucket with REST: an unsigned REST call from that address finds it empty, but for what
+    // refilled since (20 per second; a bucket of its own would have 39 left)...
+    const drainedAtMs = Date.now();
+    const rest = await fetchFrom(from.localAddress, `${server.http}/v1/accounts`);
+    expect([401, 429]).toContain(rest.status);
+    expect(Number(rest.headers['x-ratelimit-remaining'])).toBeLessThanOrEqual(Math.floor((Date.now() - drainedAtMs) / 50));
+    // ...while a correctly signed upgrade from it is not charged and goes through.
+    await (await TestStream.open(streamUrl(server.httpPort, KEYS.main), from)).close();
   });
 
   it('closes the open streams of a key paused after their upgrade (1008, reason), and refuses new ones', async () => {

@@ -1,6 +1,23 @@
 // Replay refusal (DECISIONS "Authentication"): a signature already accepted for a POST or DELETE
 // within the timestamp window gets 401. A signature covers its timestamp, so once the timestamp
 // leaves the window the request is refused anyway and its entry can go.
+//
+// Across restarts (replay-memory.ts): a clean stop hands the live signatures to the next start; a
+// start after an unclean stop cannot know which signatures the dead process accepted, only that
+// their timestamps are before the crash plus the window, so it refuses every timestamp before its
+// own start plus the window (the fence).
+
+export type ReplayVerdict =
+  | 'accepted'
+  /** Already accepted within the window. */
+  | 'replayed'
+  /** Before the fence: a process that stopped uncleanly may have accepted it. */
+  | 'fenced'
+  /** The guard was handed over (the service is stopping): nothing more can be recorded. */
+  | 'closed';
+
+export type Remembered = readonly (readonly [signature: string, expiresMs: number])[];
+
 export class ReplayGuard {
   /**
    * signature → expiry (Unix ms), pruned from the oldest insertion while expired. Client clocks
@@ -8,15 +25,31 @@ export class ReplayGuard {
    * since its timestamp is refused by then anyway.
    */
   private readonly seen = new Map<string, number>();
+  private closed = false;
 
-  constructor(private readonly windowMs: number) {}
+  /**
+   * `fenceMs`: timestamps before it are refused (0: none). `remembered`: what a clean stop handed
+   * over, oldest expiry first.
+   */
+  constructor(readonly windowMs: number, readonly fenceMs = 0, remembered: Remembered = []) {
+    for (const [signature, expiresMs] of remembered) this.seen.set(signature, expiresMs);
+  }
 
-  /** Records the signature; false when it was already accepted and is still in the window. */
-  accept(signature: string, timestampMs: number, nowMs: number): boolean {
+  /** Records the signature when it may be accepted. */
+  accept(signature: string, timestampMs: number, nowMs: number): ReplayVerdict {
+    if (this.closed) return 'closed';
+    if (timestampMs < this.fenceMs) return 'fenced';
     this.prune(nowMs);
-    if (this.seen.has(signature)) return false;
+    if (this.seen.has(signature)) return 'replayed';
     this.seen.set(signature, timestampMs + this.windowMs);
-    return true;
+    return 'accepted';
+  }
+
+  /** Refuses everything from now on; returns the signatures still in the window, oldest expiry first. */
+  close(nowMs: number): Remembered {
+    this.closed = true;
+    this.prune(nowMs);
+    return [...this.seen].sort((a, b) => a[1] - b[1]);
   }
 
   private prune(nowMs: number): void {

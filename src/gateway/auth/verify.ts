@@ -7,7 +7,7 @@ import { keyStatus } from '../../store/records.js';
 import { ipMatches } from '../../util/ip.js';
 import { ApiError } from '../errors.js';
 import type { KeyRing, LiveKey } from './key-ring.js';
-import type { ReplayGuard } from './replay-guard.js';
+import type { ReplayGuard, ReplayVerdict } from './replay-guard.js';
 
 export const TIMESTAMP_WINDOW_MS = 5000;
 const HEX_SHA256 = /^[0-9a-fA-F]{64}$/;
@@ -43,6 +43,17 @@ export function keyRefusal(key: LiveKey | undefined, nowMs: number): string | nu
   return null;
 }
 
+function replayRefusal(guard: ReplayGuard, verdict: ReplayVerdict): string | null {
+  switch (verdict) {
+    case 'accepted': return null;
+    case 'replayed': return 'signature already used (replay)';
+    case 'fenced':
+      return `timestamp is before ${guard.fenceMs}: the service restarted after an unclean stop and cannot tell which earlier `
+        + `signatures it accepted; sign with a timestamp at or after ${guard.fenceMs} (Unix ms)`;
+    case 'closed': return 'the service is stopping; retry once it is back';
+  }
+}
+
 /** The key that signed the request, or the 401/403 the spec names. Scopes are the route's check. */
 export function authenticate(auth: Authenticator, req: SignedRequest, nowMs: number): LiveKey {
   if (req.keyId === '' || req.timestamp === '' || req.signature === '') {
@@ -60,8 +71,9 @@ export function authenticate(auth: Authenticator, req: SignedRequest, nowMs: num
   if (!HEX_SHA256.test(req.signature)) throw new ApiError('unauthorized', 'signature must be 64 hex digits');
   const expected = signatureOf(key.secret, req.timestamp, req.method, req.url, req.body);
   if (!timingSafeEqual(expected, Buffer.from(req.signature, 'hex'))) throw new ApiError('unauthorized', 'bad signature');
-  if ((req.method === 'POST' || req.method === 'DELETE') && !auth.replays.accept(req.signature.toLowerCase(), timestampMs, nowMs)) {
-    throw new ApiError('unauthorized', 'signature already used (replay)');
+  if (req.method === 'POST' || req.method === 'DELETE') {
+    const refusal = replayRefusal(auth.replays, auth.replays.accept(req.signature.toLowerCase(), timestampMs, nowMs));
+    if (refusal !== null) throw new ApiError('unauthorized', refusal);
   }
   if (key.whitelist.length > 0 && !ipMatches(req.ip, key.whitelist)) {
     throw new ApiError('forbidden', `address ${req.ip} is not on the key's IP whitelist`);

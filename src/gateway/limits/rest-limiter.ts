@@ -2,9 +2,11 @@
 // where the key → account binding is known, so no limit decision crosses a thread:
 //   read  (GET)                      per key,     the key's rate_limit per second, burst twice that
 //   trade (POST/DELETE /orders, …)   per account, 10 per second, burst 20
-//   anonymous (failed authentication, unknown routes)  per client address, 20 per second, burst 40
+//   anonymous (failed authentication, unknown routes, refused stream upgrades)
+//                                    per client address, 20 per second, burst 40
 // Every decision yields the three X-RateLimit headers, plus Retry-After when refused.
 import type { UnixMs } from '../../engine/types.js';
+import { ApiError } from '../errors.js';
 import type { Headers } from '../http.js';
 import { TokenBucket, type BucketState } from './token-bucket.js';
 
@@ -32,6 +34,17 @@ export function rateLimitHeaders(state: BucketState, retryAfterS: number | null)
   ];
   if (retryAfterS !== null) headers.push(['retry-after', String(retryAfterS)]);
   return headers;
+}
+
+export function rateLimited(verdict: LimitVerdict, what: string): ApiError {
+  return new ApiError('rate_limited', `${what}: retry in ${verdict.retryAfterS ?? 1} s`);
+}
+
+/** What a call charged to its address's anonymous bucket answers, and the bucket's verdict. */
+export interface AnonymousAnswer<E> {
+  /** The call's own error, or 429 once the bucket is empty. */
+  readonly error: E | ApiError;
+  readonly verdict: LimitVerdict;
 }
 
 function decide(bucket: TokenBucket, nowMs: UnixMs, take: boolean): LimitVerdict {
@@ -78,6 +91,12 @@ export class RestLimiter {
 
   anonymous(address: string, nowMs: UnixMs): LimitVerdict {
     return decide(this.addresses.get(address, REST_LIMITS.anonymousPerSec, REST_LIMITS.anonymousBurst, nowMs), nowMs, true);
+  }
+
+  /** A call that failed before any key vouched for it (`failure`), charged to its address. */
+  unauthenticated<E>(address: string, nowMs: UnixMs, failure: E): AnonymousAnswer<E> {
+    const verdict = this.anonymous(address, nowMs);
+    return { verdict, error: verdict.allowed ? failure : rateLimited(verdict, 'too many unauthenticated requests from this address') };
   }
 
   /** Drops full buckets, bounding memory by the clients active in the last few seconds. */

@@ -14,7 +14,7 @@ import { authenticate } from '../auth/verify.js';
 import type { GatewayContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import { Exchange, serve, type Headers } from '../http.js';
-import type { LimitVerdict, RestLimiter } from '../limits/rest-limiter.js';
+import { rateLimited, type LimitVerdict, type RestLimiter } from '../limits/rest-limiter.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { KeyStatsBook } from '../stats/key-stats-book.js';
 import { echo, endpointOf, isTrade, type Reply, type RestRoute } from './route.js';
@@ -48,10 +48,6 @@ function sendReply(ex: Exchange, r: Reply, headers: Headers | undefined): void {
 
 const elapsedUs = (ex: Exchange): number => Number(process.hrtime.bigint() - ex.startedNs) / 1000;
 
-function rateLimited(verdict: LimitVerdict, what: string): ApiError {
-  return new ApiError('rate_limited', `${what}: retry in ${verdict.retryAfterS ?? 1} s`);
-}
-
 export class RestPipeline {
   constructor(
     private readonly ctx: GatewayContext,
@@ -67,6 +63,7 @@ export class RestPipeline {
     const maxBodyBytes = this.ctx.config.http.max_body_bytes;
     return (res, req) => {
       const ex = this.exchange(res, req, endpoint);
+      if (!ex) return;
       const c = this.capture(ex, req, paramCount, withBody);
       // GETs are signed over an empty body; a request lacking a credential needs no body to be refused.
       if (!withBody || c.keyId === '' || c.timestamp === '' || c.signature === '') {
@@ -87,6 +84,7 @@ export class RestPipeline {
   publicRoute(endpoint: string, handle: (ex: Exchange) => Reply): UwsHandler {
     return (res, req) => {
       const ex = this.exchange(res, req, endpoint);
+      if (!ex) return;
       const verdict = this.limiter.anonymous(this.addressOf(ex, this.forwardedFor(req))(), this.ctx.clock.nowMs());
       serve(ex, (err) => this.ctx.log.error({ err, endpoint, request_id: ex.requestId }, 'REST route failed'), () => {
         if (!verdict.allowed) throw rateLimited(verdict, 'too many unauthenticated requests from this address');
@@ -102,10 +100,10 @@ export class RestPipeline {
     });
   }
 
-  /** The exchange of one request, its answer reported to the metrics under `endpoint`. */
-  private exchange(res: HttpResponse, req: HttpRequest, endpoint: string): Exchange {
-    const ex = new Exchange(res, req);
-    ex.whenSent((status) => this.metrics.observeRequest(endpoint, status, ex.startedNs));
+  /** The exchange of one request, its answer reported to the metrics under `endpoint`; null when its framing is refused. */
+  private exchange(res: HttpResponse, req: HttpRequest, endpoint: string): Exchange | null {
+    const ex = Exchange.open(res, req);
+    ex?.whenSent((status) => this.metrics.observeRequest(endpoint, status, ex.startedNs));
     return ex;
   }
 
@@ -163,8 +161,9 @@ export class RestPipeline {
           keyId: c.keyId, timestamp: c.timestamp, signature: c.signature, method: ex.method, url: ex.url, body, ip,
         }, nowMs);
       } catch (err) {
-        verdict = limiter.anonymous(c.ip(), nowMs);
-        throw verdict.allowed ? err : rateLimited(verdict, 'too many unauthenticated requests from this address');
+        const answer = limiter.unauthenticated(c.ip(), nowMs, err);
+        verdict = answer.verdict;
+        throw answer.error;
       }
       const { id, login, rateLimit, scopes } = key.record;
       const trade = isTrade(route.method);

@@ -100,6 +100,11 @@ export class StreamConnection {
     if (status === SEND_DROPPED || buffered > this.limits.maxBufferBytes) this.overflow(buffered);
   }
 
+  /** Takes a token of the op budget for work done on the client's behalf: 0, or the ms until there is one. */
+  charge(nowMs: number): number {
+    return this.ops.take(nowMs) ? 0 : Math.max(1, this.ops.waitMs(nowMs));
+  }
+
   /** Bytes not yet taken by the kernel: uWS's buffer plus this turn's queue (UTF-16 units ≈ bytes of ASCII JSON). */
   bufferedBytes(): number {
     return this.open ? this.ws.getBufferedAmount() + this.pendingBytes : 0;

@@ -4,35 +4,47 @@
 // each at most once, and never drops one (a consumer too slow for them is closed instead, and
 // resumes with since_seq).
 //
-// Starting points: a plain subscribe sends a snapshot stamped with the account's seq, then every
-// later event. A subscribe with since_seq first replays the journaled events after it in chunks
-// (paced by the connection's buffer), holding the live events that arrive meanwhile; when a read
-// finds no more, the held events follow. Why there is no gap or duplicate: a shard's events reach
-// this thread once they are durable in its journal, and the history holds every one of them (in
-// its checkpoint tables, or still in its tail until a checkpoint does); events still to come
-// arrive later through onEvents; and the feed's cursor (the last seq handled) drops anything the
-// replay already covered.
+// Starting points: a plain subscribe sends a snapshot (snapshot.ts: pages, then snapshot_end)
+// stamped with the account's seq, then every later event. A subscribe with since_seq first replays
+// the journaled events after it in chunks. Both are paced by the connection's buffer, one page or
+// chunk per turn, and hold the live events that arrive meanwhile; once the snapshots are sent and
+// a replay read finds no more, the held events follow. Snapshots queued on a feed go before the
+// rest of its replay, so no event of a channel precedes that channel's snapshot. Every snapshot
+// page after a snapshot's first costs a token of the connection's op budget (the subscribe op
+// paid for the first): a client cannot make the server build pages faster than it may send ops.
+//
+// Why there is no gap or duplicate: a shard's events reach this thread once they are durable in
+// its journal, and the history holds every one of them (in its checkpoint tables, or still in its
+// tail until a checkpoint does); events still to come arrive later through onEvents; and the
+// feed's cursor (the last seq handled) drops anything the replay already covered. A snapshot is
+// taken only once the read model has every event the cursor passed: its records and seq then
+// cover every event its channels skipped.
 import type { Cents, EngineEvent, OrderRecord, PositionRecord, SymbolSpec } from '../../engine/types.js';
 import type { Clock } from '../../market/clock.js';
 import type { ReadModel } from '../../shard/read-model.js';
-import { eventText, snapshotText, StreamError, type Pricing } from './messages.js';
+import { eventText, StreamError, type Pricing } from './messages.js';
 import type { EventChannel } from './ops.js';
+import { Snapshot } from './snapshot.js';
 
 export interface EventOutlet {
   readonly isOpen: boolean;
   push(text: string): void;
   bufferedBytes(): number;
   overflow(bufferedBytes: number): void;
+  /** Takes one token of the connection's op budget: 0, or the ms until there is one. */
+  charge(nowMs: number): number;
 }
 
 export interface ReplayOptions {
   /** Events read from the db per turn at most. */
   readonly chunkEvents: number;
-  /** The replay stops reading, and waits, while the connection has more than this buffered. */
+  /** Snapshot pages end at the record that takes them past this size (JSON characters). */
+  readonly pageBytes: number;
+  /** A replay or snapshot stops, and waits, while the connection has more than this buffered. */
   readonly pauseAtBytes: number;
-  /** How often a paused replay looks at the buffer again (a drain event wakes it sooner). */
+  /** How often a paused one looks at the buffer again (a drain event wakes it sooner). */
   readonly retryMs: number;
-  /** Live events held during one replay before the connection counts as too slow. */
+  /** Live events held during one catch-up before the connection counts as too slow. */
   readonly maxHeldEvents: number;
 }
 
@@ -49,8 +61,13 @@ export interface EventSources {
   readonly clock: Clock;
 }
 
+/** A feed not yet live: snapshots to send and/or stored events to replay, live events held meanwhile. */
 interface CatchUp {
   readonly held: EngineEvent[];
+  /** In the order they were asked for; the first may be half sent. */
+  readonly snapshots: Snapshot[];
+  /** Stored events after the cursor may remain (since_seq). */
+  replaying: boolean;
   timer: NodeJS.Timeout | null;
   immediate: NodeJS.Immediate | null;
 }
@@ -58,13 +75,14 @@ interface CatchUp {
 interface Feed {
   readonly outlet: EventOutlet;
   readonly login: string;
-  /** Subscribed channels, each with the seq after which its events are wanted. */
+  /** Subscribed channels, each with the seq after which its events are wanted (MAX_SEQ until its snapshot is taken). */
   readonly from: Map<EventChannel, number>;
   /** The last seq handled (sent, or not wanted): nothing at or below it is sent again. */
   cursor: number;
   catchUp: CatchUp | null;
 }
 
+const MAX_SEQ = Number.MAX_SAFE_INTEGER;
 
 const loginOf = (e: EngineEvent): string => (e.type === 'order' ? e.order.login : e.position.login);
 const channelOf = (e: EngineEvent): EventChannel => (e.type === 'order' ? 'orders' : 'positions');
@@ -117,23 +135,30 @@ export class EventStream {
       same.add(feed);
     }
     const added = channels.filter((c) => !feed.from.has(c));
-    const start = sinceSeq ?? account.seq;
-    for (const c of added) feed.from.set(c, start);
-    if (sinceSeq === null) {
-      if (added.length > 0) outlet.push(this.snapshot(login, account.seq, added));
-    } else if (sinceSeq < account.seq) {
-      const catchUp: CatchUp = { held: [], timer: null, immediate: null };
-      feed.catchUp = catchUp;
-      this.pump(feed, catchUp);
-    }
+    if (added.length === 0) return;
+    for (const c of added) feed.from.set(c, sinceSeq ?? MAX_SEQ);
+    if (sinceSeq === account.seq) return;
+    const running = feed.catchUp;
+    const catchUp: CatchUp = running ?? { held: [], snapshots: [], replaying: false, timer: null, immediate: null };
+    if (sinceSeq === null) catchUp.snapshots.push(new Snapshot(login, added, this.opts.pageBytes));
+    else catchUp.replaying = true;
+    feed.catchUp = catchUp;
+    // A catch-up already under way picks the snapshot up on its next turn.
+    if (running === null) this.pump(feed, catchUp);
   }
 
   /** Drops channels of a login (all of them when null). */
   unsubscribe(outlet: EventOutlet, login: string, channels: readonly EventChannel[] | null): void {
     const feed = this.byOutlet.get(outlet)?.get(login);
     if (!feed) return;
-    for (const c of channels ?? [...feed.from.keys()]) feed.from.delete(c);
-    if (feed.from.size === 0) this.remove(feed);
+    for (const c of channels ?? [...feed.from.keys()]) {
+      feed.from.delete(c);
+      for (const snapshot of feed.catchUp?.snapshots ?? []) snapshot.drop(c);
+    }
+    if (feed.from.size === 0) { this.remove(feed); return; }
+    // A snapshot of nothing but dropped channels is not sent (nor the rest of one half sent).
+    const snapshots = feed.catchUp?.snapshots;
+    if (snapshots) for (let i = snapshots.length - 1; i >= 0; i--) if (snapshots[i]!.wanted.size === 0) snapshots.splice(i, 1);
   }
 
   drop(outlet: EventOutlet): void {
@@ -184,15 +209,59 @@ export class EventStream {
     return text;
   }
 
-  /** One chunk of a replay per turn, while the connection's buffer has room. */
+  /** One snapshot page or replay chunk per turn, while the connection's buffer has room. */
   private pump(feed: Feed, catchUp: CatchUp): void {
     catchUp.timer = null;
     catchUp.immediate = null;
     if (feed.catchUp !== catchUp || !feed.outlet.isOpen) return;
     if (feed.outlet.bufferedBytes() > this.opts.pauseAtBytes) {
-      catchUp.timer = setTimeout(() => this.pump(feed, catchUp), this.opts.retryMs);
+      this.wait(feed, catchUp, this.opts.retryMs);
       return;
     }
+    const snapshot = catchUp.snapshots[0];
+    if (snapshot) {
+      const waitMs = this.page(feed, snapshot);
+      if (waitMs > 0) this.wait(feed, catchUp, waitMs);
+      else this.again(feed, catchUp);
+      return;
+    }
+    if (catchUp.replaying && this.replayChunk(feed, catchUp)) return;
+    feed.catchUp = null;
+    for (const e of catchUp.held) this.deliver(feed, e, null);
+  }
+
+  private wait(feed: Feed, catchUp: CatchUp, ms: number): void {
+    catchUp.timer = setTimeout(() => this.pump(feed, catchUp), ms);
+  }
+
+  private again(feed: Feed, catchUp: CatchUp): void {
+    catchUp.immediate = setImmediate(() => this.pump(feed, catchUp));
+  }
+
+  /** Sends the snapshot's next page (and, after its last, takes it off the queue); else the ms to wait. */
+  private page(feed: Feed, snapshot: Snapshot): number {
+    const nowMs = this.src.clock.nowMs();
+    if (!snapshot.isTaken) {
+      const account = this.src.readModel.account(feed.login)!;
+      // The replay delivered events the read model has not applied yet (two separate steps): wait for it.
+      if (account.seq < feed.cursor) return this.opts.retryMs;
+      const rm = this.src.readModel;
+      const positions = snapshot.wanted.has('positions') ? [...rm.openPositions(feed.login)].sort((a, b) => a.ticket - b.ticket) : [];
+      const orders = snapshot.wanted.has('orders') ? [...rm.pendingOrders(feed.login)].sort(byId) : [];
+      snapshot.take(account.seq, positions, orders);
+      for (const c of snapshot.wanted) feed.from.set(c, account.seq);
+    } else {
+      const waitMs = feed.outlet.charge(nowMs);
+      if (waitMs > 0) return waitMs;
+    }
+    const { text, done } = snapshot.next(this.pricing, nowMs);
+    feed.outlet.push(text);
+    if (done) feed.catchUp!.snapshots.shift();
+    return 0;
+  }
+
+  /** Replays one chunk of stored events; false once a read finds no more. */
+  private replayChunk(feed: Feed, catchUp: CatchUp): boolean {
     let read = 0;
     let full = false;
     for (const value of this.src.history.eventsAfter(feed.login, feed.cursor, this.opts.chunkEvents)) {
@@ -201,20 +270,10 @@ export class EventStream {
       // Big events fill the buffer before the chunk ends: the rest waits for the next look.
       if (feed.outlet.bufferedBytes() > this.opts.pauseAtBytes) { full = true; break; }
     }
-    if (full || read === this.opts.chunkEvents) {
-      if (full) catchUp.timer = setTimeout(() => this.pump(feed, catchUp), this.opts.retryMs);
-      else catchUp.immediate = setImmediate(() => this.pump(feed, catchUp));
-      return;
-    }
-    feed.catchUp = null;
-    for (const e of catchUp.held) this.deliver(feed, e, null);
-  }
-
-  private snapshot(login: string, seq: number, channels: readonly EventChannel[]): string {
-    const rm = this.src.readModel;
-    const positions = channels.includes('positions') ? [...rm.openPositions(login)].sort((a, b) => a.ticket - b.ticket) : null;
-    const orders = channels.includes('orders') ? [...rm.pendingOrders(login)].sort(byId) : null;
-    return snapshotText({ login, seq, ts: this.src.clock.nowMs(), positions, orders }, this.pricing);
+    if (full) this.wait(feed, catchUp, this.opts.retryMs);
+    else if (read === this.opts.chunkEvents) this.again(feed, catchUp);
+    else catchUp.replaying = false;
+    return catchUp.replaying;
   }
 
   private oldestStored(login: string): number | null {

@@ -10,7 +10,7 @@ import { StreamDeadMan } from './dead-man.js';
 import { LiveFeed } from './live.js';
 import { EventStream } from './events.js';
 import { ackText, errorText, heartbeatText, internalErrorText, pongText, StreamError } from './messages.js';
-import { EVENT_CHANNELS, parseOp, type ClientOp, type EventChannel, type SubscribeOp, type UnsubscribeOp } from './ops.js';
+import { EVENT_CHANNELS, parseOp, type ClientOp, type EventChannel, type OpId, type SubscribeOp, type UnsubscribeOp } from './ops.js';
 import { QuoteFanout } from './quotes.js';
 import { STREAM_TUNING } from './tuning.js';
 import { ConnectionCounter, upgradeHandler } from './upgrade.js';
@@ -50,7 +50,13 @@ export class StreamHub {
     });
     this.events = new EventStream(
       { history: ctx.history, readModel: ctx.readModel, symbols: ctx.symbols, clock: ctx.clock },
-      { chunkEvents: t.replayChunkEvents, pauseAtBytes: Math.floor(s.max_buffer_bytes / 4), retryMs: t.replayRetryMs, maxHeldEvents: t.maxHeldEvents },
+      {
+        chunkEvents: t.replayChunkEvents,
+        pageBytes: Math.min(t.snapshotPageBytes, Math.floor(s.max_buffer_bytes / 4)),
+        pauseAtBytes: Math.floor(s.max_buffer_bytes / 4),
+        retryMs: t.replayRetryMs,
+        maxHeldEvents: t.maxHeldEvents,
+      },
     );
     this.accounts = new AccountStream(ctx.readModel, ctx.clock, t.accountThrottleMs, (group) => ctx.config.margin.groups[group] ?? ctx.config.margin);
     this.live = new LiveFeed((login, on) => ctx.pool.client.live(login, on), ctx.symbols, Math.min(t.conflateAtBytes, Math.floor(s.max_buffer_bytes / 2)));
@@ -171,22 +177,24 @@ export class StreamHub {
       conn.push(errorText(null, new StreamError('bad_request', 'binary frames are not accepted: send JSON text frames')));
       return;
     }
-    const parsed = parseOp(Buffer.from(data).toString('utf8'));
-    if (!parsed.ok) {
-      const p = parsed.problem;
-      conn.push(errorText(p.id, new StreamError('bad_request', p.message, p.field)));
-      return;
-    }
+    let id: OpId = null;
     try {
+      const parsed = parseOp(Buffer.from(data).toString('utf8'));
+      if (!parsed.ok) {
+        const p = parsed.problem;
+        conn.push(errorText(p.id, new StreamError('bad_request', p.message, p.field)));
+        return;
+      }
+      id = parsed.op.id;
       this.handle(conn, parsed.op);
     } catch (err) {
       if (err instanceof StreamError) {
-        conn.push(errorText(parsed.op.id, err));
+        conn.push(errorText(id, err));
         return;
       }
       // A bug, never the client's doing: logged, answered, and the connection goes on.
-      conn.log.error({ err, op: parsed.op.op }, 'stream op failed');
-      conn.push(internalErrorText(parsed.op.id));
+      conn.log.error({ err }, 'stream op failed');
+      conn.push(internalErrorText(id));
     }
   }
 

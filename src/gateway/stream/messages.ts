@@ -3,7 +3,7 @@
 import type { AccountMetrics, AccountRecord, Cents, EngineEvent, OrderRecord, PositionEvent, PositionRecord, Quote, SymbolSpec, UnixMs } from '../../engine/types.js';
 import { centilotsToLots, fromTicks } from '../../market/ticks.js';
 import type { ErrorName } from '../errors.js';
-import { amendedJson, money, orderJson, positionJson, type ChangeJson, type PositionJson } from '../wire.js';
+import { amendedJson, money, orderJson, positionJson, positionJsonText, type ChangeJson, type PositionJson } from '../wire.js';
 import type { Channel, OpId } from './ops.js';
 
 /** Error names a stream op can get (DECISIONS: bad_request, forbidden, not_found, rate_limited). */
@@ -70,20 +70,44 @@ function positionEventFields(e: PositionEvent, pricing: Pricing): PositionEventJ
   return out;
 }
 
-export interface SnapshotParts {
-  readonly login: string;
-  readonly seq: number;
-  readonly ts: UnixMs;
-  /** Present when positions were subscribed: open positions by ticket, with floating profit. */
-  readonly positions: readonly PositionRecord[] | null;
-  /** Present when orders were subscribed: pending orders. */
-  readonly orders: readonly OrderRecord[] | null;
+/** The JSON of an open position in a snapshot: floating profit as of now. */
+export function snapshotPositionText(p: PositionRecord, pricing: Pricing): string {
+  return positionJsonText(p, specOf(pricing, p.symbol), pricing.floatingProfit(p));
 }
 
-export function snapshotText(s: SnapshotParts, pricing: Pricing): string {
-  const out: Record<string, unknown> = { channel: 'snapshot', login: s.login, seq: s.seq, ts: s.ts };
-  if (s.positions) out['positions'] = s.positions.map((p) => positionJson(p, specOf(pricing, p.symbol), pricing.floatingProfit(p)));
-  if (s.orders) out['orders'] = s.orders.map((o) => orderJson(o, specOf(pricing, o.symbol)));
+export function snapshotOrderText(o: OrderRecord, pricing: Pricing): string {
+  return JSON.stringify(orderJson(o, specOf(pricing, o.symbol)));
+}
+
+interface SnapshotHead { readonly login: string; readonly seq: number; readonly ts: UnixMs }
+
+export interface SnapshotPageParts extends SnapshotHead {
+  /** 1, 2, ... */
+  readonly page: number;
+  /** Present when positions were subscribed: JSON texts of open positions, by ticket. */
+  readonly positions: readonly string[] | null;
+  /** Present when orders were subscribed: JSON texts of pending orders, by id. */
+  readonly orders: readonly string[] | null;
+}
+
+export function snapshotPageText(p: SnapshotPageParts): string {
+  let out = `{"channel":"snapshot","login":${JSON.stringify(p.login)},"seq":${p.seq},"ts":${p.ts},"page":${p.page}`;
+  if (p.positions) out += `,"positions":[${p.positions.join(',')}]`;
+  if (p.orders) out += `,"orders":[${p.orders.join(',')}]`;
+  return `${out}}`;
+}
+
+export interface SnapshotEndParts extends SnapshotHead {
+  readonly pages: number;
+  /** Positions (orders) the pages held in all; null when the channel was not subscribed. */
+  readonly positionCount: number | null;
+  readonly orderCount: number | null;
+}
+
+export function snapshotEndText(e: SnapshotEndParts): string {
+  const out: Record<string, unknown> = { channel: 'snapshot_end', login: e.login, seq: e.seq, ts: e.ts, pages: e.pages };
+  if (e.positionCount !== null) out['position_count'] = e.positionCount;
+  if (e.orderCount !== null) out['order_count'] = e.orderCount;
   return JSON.stringify(out);
 }
 

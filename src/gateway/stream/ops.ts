@@ -58,6 +58,16 @@ const FIELDS: Readonly<Record<ClientOp['op'], readonly string[]>> = {
   cancel_on_disconnect: ['op', 'id', 'enabled', 'close_positions'],
 };
 
+/**
+ * A value the client sent, for an error message: scalars as JSON (strings cut short), arrays and
+ * objects by kind only, since JSON.stringify recurses and a deeply nested value would overflow it.
+ */
+function shown(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v.length > MAX_SYMBOL_LENGTH ? `${v.slice(0, MAX_SYMBOL_LENGTH)}…` : v);
+  if (v === null || typeof v !== 'object') return String(v);
+  return Array.isArray(v) ? 'an array' : 'an object';
+}
+
 class Refusal extends Error {
   constructor(message: string, readonly field?: string) { super(message); }
 }
@@ -89,7 +99,7 @@ export function parseOp(text: string): ParsedOp {
 function parseBody(body: Record<string, unknown>, id: OpId): ClientOp {
   const op = OPS.find((o) => o === body['op']);
   if (op === undefined) {
-    const named = body['op'] === undefined ? 'op is required' : `unknown op ${JSON.stringify(body['op'])}`;
+    const named = body['op'] === undefined ? 'op is required' : `unknown op ${shown(body['op'])}`;
     throw new Refusal(`${named}; ops are ${OPS.join(', ')}`, 'op');
   }
   for (const key of Object.keys(body)) {
@@ -129,7 +139,7 @@ function parseChannels(raw: unknown): Channel[] {
   const out: Channel[] = [];
   for (const c of raw) {
     if (typeof c !== 'string' || !(CHANNELS as readonly string[]).includes(c)) {
-      throw new Refusal(`unknown channel ${JSON.stringify(c)}; channels are ${CHANNELS.join(', ')}`, 'channels');
+      throw new Refusal(`unknown channel ${shown(c)}; channels are ${CHANNELS.join(', ')}`, 'channels');
     }
     if (!out.includes(c as Channel)) out.push(c as Channel);
   }

@@ -17,6 +17,8 @@ export const STREAM_TUNING = {
   /** Refused ops in a row (over the rate) after which the connection is closed as abusive. */
   abusiveRefusals: 100,
   replayChunkEvents: 500,
+  /** Snapshot pages end past this many bytes (or a quarter of stream.max_buffer_bytes when smaller). */
+  snapshotPageBytes: 64 * 1024,
   replayRetryMs: 10,
   maxHeldEvents: 100_000,
   accountThrottleMs: 100,

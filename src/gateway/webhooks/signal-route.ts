@@ -12,7 +12,8 @@ const ENDPOINT = 'POST /v1/signal/{webhook_id}';
 
 export function registerSignalRoute(app: TemplatedApp, ctx: Pick<GatewayContext, 'log' | 'trustedProxies' | 'metrics'>, desk: SignalDesk): void {
   app.post('/v1/signal/:id', (res, req) => {
-    const ex = new Exchange(res, req);
+    const ex = Exchange.open(res, req);
+    if (!ex) return;
     ex.whenSent((status) => ctx.metrics.observeRequest(ENDPOINT, status, ex.startedNs));
     // The request object is gone after the first await: read everything now.
     const webhookId = req.getParameter(0) ?? '';

@@ -114,9 +114,9 @@ export class TestStream {
 }
 
 /** The HTTP answer to an upgrade the server refuses. */
-export function refusal(url: string): Promise<Refusal> {
+export function refusal(url: string, opts: WebSocket.ClientOptions = {}): Promise<Refusal> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url);
+    const ws = new WebSocket(url, opts);
     ws.once('open', () => { ws.close(); reject(new Error('the upgrade was accepted')); });
     ws.once('unexpected-response', (_req, res) => {
       let text = '';
