@@ -6,6 +6,7 @@
 // quorum of 2), and the cost of the cross-node hop; `make bench`'s shard suite has the
 // single-process figures to set beside them. On 2 cores every process shares them: the figures
 // are a cost per order, not a scaling curve.
+import { NO_STOP_OUT } from '../src/engine/stop-out.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -34,7 +35,7 @@ async function startNode(dir: string, config: ClusterConfig, board: QuoteBoard):
   const log = createLogger('warn');
   const member = await ClusterNode.join({ config, durability: 'sync', log, onPricing: () => undefined });
   const pool = await ShardPool.start({
-    shards: SHARDS, dataDir: dir, durability: 'sync', logLevel: 'warn', symbols: [SYMBOL],
+    shards: SHARDS, dataDir: dir, durability: 'sync', logLevel: 'warn', symbols: [SYMBOL], marginPolicy: NO_STOP_OUT,
     board: { sab: board.sab, symbols: board.symbols }, clientIdRetentionMs: 24 * 3600_000, eventRetentionMs: 24 * 3600_000, haltedKeys: [], log,
     idle: 'park', journal: { segment_bytes: 32 << 20, sync_method: 'fdatasync' },
     workerUrl: new URL('../src/cluster/shard-worker.js', import.meta.url),

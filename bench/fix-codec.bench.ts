@@ -34,7 +34,7 @@ const CLIENT: OutboundHeader = { compIds: new CompIds('TAS_1001', 'TASGW'), msgS
 const GATEWAY: OutboundHeader = { compIds: new CompIds('TASGW', 'TAS_1001'), msgSeqNum: 3, sendingTimeMs: T0, origSendingTimeMs: null };
 
 const FILL: ExecutionReportFields = {
-  orderId: '880012345', clOrdId: 'cl-20260302-000017', origClOrdId: null, execId: 'ex-880012345-1', execType: ExecType.Trade,
+  orderId: '880012345', clOrdId: 'cl-20260302-000017', origClOrdId: null, ordStatusReqId: null, execId: 'ex-880012345-1', execType: ExecType.Trade,
   ordStatus: OrdStatus.Filled, ordRejReason: null, account: '1001', symbol: 'EURUSD', side: Side.Buy,
   orderQty: { units: 100_000, scale: 0 }, ordType: OrdType.Limit, price: { units: 108_500, scale: 5 }, stopPx: null,
   timeInForce: TimeInForce.GoodTillCancel, fill: { lastQty: { units: 100_000, scale: 0 }, lastPx: { units: 108_497, scale: 5 } },

@@ -7,6 +7,7 @@ import { benchEngine } from './engine.bench.js';
 import { benchFixCodec } from './fix-codec.bench.js';
 import { benchFixRoundtrip } from './fix-roundtrip.bench.js';
 import { benchJournal } from './journal.bench.js';
+import { benchLivePnl } from './live-pnl.bench.js';
 import { benchMarket } from './market.bench.js';
 import { benchRest } from './rest.bench.js';
 import { benchRing } from './ring.bench.js';
@@ -36,6 +37,7 @@ const suites: Record<string, () => Promise<Row[]>> = {
   cluster: benchCluster,
   rest: benchRest,
   stream: benchStream,
+  'live-pnl': benchLivePnl,
   'stream-flood': benchStreamFlood,
   'fix-roundtrip': benchFixRoundtrip,
   webhooks: benchWebhooks,

@@ -3,6 +3,7 @@
 // journal records are synced. Measured in one run: the fdatasync floor, throughput with many
 // orders in flight, and latency at a fixed 2k orders/s (from the intended send time, so a stall is
 // not hidden), for each idle strategy of the shards (config `shard_idle`), the configured one first.
+import { NO_STOP_OUT } from '../src/engine/stop-out.js';
 import { build } from 'hdr-histogram-js';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -78,7 +79,7 @@ async function runPool(idle: ShardIdle): Promise<{ maxRate: number; at2k: { p50:
   const quote = { symbol: 'EURUSD', bid: 108_500, ask: 108_510, ts: Date.now() };
   board.write(quote);
   const pool = await ShardPool.start({
-    shards: 2, dataDir, durability: 'sync', logLevel: 'warn', symbols: [SYMBOL],
+    shards: 2, dataDir, durability: 'sync', logLevel: 'warn', symbols: [SYMBOL], marginPolicy: NO_STOP_OUT,
     board: { sab: board.sab, symbols: board.symbols }, clientIdRetentionMs: 24 * 3600_000, eventRetentionMs: 24 * 3600_000, haltedKeys: [], log,
     idle, journal: { segment_bytes: 32 << 20, sync_method: 'fdatasync' },
     onFatal: (err) => { throw err; },

@@ -10,6 +10,7 @@
 //     must take as long as a success (the medians should match).
 // The server and this driver share the machine's 2 cores.
 // Run on its own: `npx tsc -p tsconfig.json && node dist/bench/webhooks.bench.js`.
+import { NO_STOP_OUT } from '../src/engine/stop-out.js';
 import { build, type Histogram } from 'hdr-histogram-js';
 import { createHash, createHmac } from 'node:crypto';
 import fs from 'node:fs';
@@ -147,7 +148,7 @@ async function shardBaselines(work: string): Promise<{ fan: Row; kill: Row }> {
   const quote = { symbol: spec.name, bid: 110_000, ask: 110_020, ts: Date.now() };
   board.write(quote);
   const pool = await ShardPool.start({
-    shards: 2, dataDir: path.join(work, 'baseline'), durability: 'sync', logLevel: 'warn', symbols: [spec],
+    shards: 2, dataDir: path.join(work, 'baseline'), durability: 'sync', logLevel: 'warn', symbols: [spec], marginPolicy: NO_STOP_OUT,
     board: { sab: board.sab, symbols: board.symbols }, clientIdRetentionMs: 24 * 3600_000, eventRetentionMs: 24 * 3600_000, haltedKeys: [], log: createLogger('warn'),
     idle: 'park', journal: { segment_bytes: 32 << 20, sync_method: 'fdatasync' },
     onFatal: (err) => { throw err; },

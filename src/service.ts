@@ -11,6 +11,8 @@ import { registerWebhooks } from './gateway/webhooks/register.js';
 import { registerStream } from './gateway/stream/register.js';
 import { startFixGateway } from './fix/start.js';
 import { resolveAdminToken } from './console/operator-auth.js';
+import { AuditLog } from './console/audit-log.js';
+import { auditDeadMen } from './console/dead-man-audit.js';
 import type { Command, Quote, SymbolSpec } from './engine/types.js';
 import { ClusterNode } from './cluster/node.js';
 import { KeyRing } from './gateway/auth/key-ring.js';
@@ -36,6 +38,7 @@ import { SharedTables } from './cluster/shared-tables.js';
 import type { Key } from './store/store.js';
 import type { Table } from './store/table.js';
 import { reshardDataDir } from './shard/reshard.js';
+import { marginPolicyOf } from './config/margin-policy.js';
 import { ShardHistory } from './shard/history.js';
 import { seedStore } from './store/seed.js';
 import { openStore, SYMBOLS, type Store } from './store/store.js';
@@ -72,12 +75,13 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
   const symbolList = [...boot.table(SYMBOLS).getRange()].map((e) => e.value);
   const haltedKeys = [...boot.table(KEYS).getRange()].flatMap(({ value: k }) => (k.halted ? [{ login: k.login, keyId: k.id }] : []));
   await boot.close();
+  const marginPolicy = marginPolicyOf(config.margin);
   // A cluster's shard count is fixed for its life: its shards' state lives in their streams.
   const clustered = config.cluster.enabled;
   const shards = clustered ? config.cluster.shards : config.shards;
   if (!clustered) {
     const resharded = await reshardDataDir(config.data_dir, config.durability, config.shards, {
-      symbols: symbolList, haltedKeys, clientIdRetentionMs: CLIENT_ID_RETENTION_MS, nowMs: Date.now(),
+      symbols: symbolList, haltedKeys, clientIdRetentionMs: CLIENT_ID_RETENTION_MS, marginPolicy, nowMs: Date.now(),
     });
     if (resharded) log.info(resharded, 'accounts moved to their new shards');
   }
@@ -111,6 +115,7 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
     journal: config.journal,
     logLevel: config.log.level,
     symbols: symbolList,
+    marginPolicy,
     board: { sab: market.board.sab, symbols: market.board.symbols },
     clientIdRetentionMs: CLIENT_ID_RETENTION_MS,
     eventRetentionMs: config.stream.retention_hours * 3600_000,
@@ -126,6 +131,9 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
   pool.client.listen(readModel);
   pool.client.listen(history);
   pool.client.listen({ events: (events) => metrics.observeEvents(events) });
+  // Before the first delivery: a deadline that passed while the service was down fires at start.
+  const audit = new AuditLog(store, log);
+  auditDeadMen(pool.client, audit, readModel, () => systemClock.nowMs());
   metrics.readShards(poolShardStats(pool));
   // Listening before anything is delivered: the shards sample a new account at once.
   const equity = new EquityHistory(chartTables(store), log);
@@ -193,7 +201,7 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
   const rest = registerRest(httpApp, ctx);
   const stream = registerStream(httpApp, ctx);
   const webhooks = await registerWebhooks(httpApp, ctx);
-  const consoleService = registerConsole(consoleApp, ctx, { adminToken: admin.token, stats: rest.stats, webhooks, equity });
+  const consoleService = registerConsole(consoleApp, ctx, { adminToken: admin.token, stats: rest.stats, webhooks, equity, audit });
   const fix = await startFixGateway(ctx, onFatal);
   await shared?.watch(store, {
     [KEYS.name]: (id) => ctx.auth.keys.reload(id as string),

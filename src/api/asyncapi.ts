@@ -10,6 +10,8 @@ const CLIENT_OPS: Readonly<Record<string, readonly [Json, string]>> = {
   subscribe: [S.SubscribeOpSchema, 'Subscribe to quotes of symbols, and to the key\'s account\'s orders, positions and account state. since_seq replays journaled events first.'],
   unsubscribe: [S.UnsubscribeOpSchema, 'Drop channels (and quote symbols; none named = all).'],
   ping: [S.PingOpSchema, 'Answered with pong.'],
+  cancel_all_after: [S.CancelAllAfterOpSchema, 'Arms (timeout_ms > 0) or disarms (0) the key\'s dead-man\'s switch, as POST /v1/cancel-all-after; needs the trade scope.'],
+  cancel_on_disconnect: [S.CancelOnDisconnectOpSchema, 'While enabled, this connection dropping (not a server shutdown) cancels the key\'s pending orders at once; needs the trade scope.'],
 };
 
 const SERVER_MESSAGES: Readonly<Record<string, readonly [Json, string]>> = {
@@ -19,8 +21,11 @@ const SERVER_MESSAGES: Readonly<Record<string, readonly [Json, string]>> = {
   heartbeat: [S.HeartbeatMessageSchema, 'Every 5 seconds.'],
   quote: [S.QuoteMessageSchema, 'A tick of a subscribed symbol; conflated to the latest per symbol for slow consumers.'],
   order: [S.OrderMessageSchema, 'An order event of the subscribed account (never dropped).'],
-  position: [S.PositionMessageSchema, 'A position event of the subscribed account (never dropped); reason on SL/TP/kill-switch/webhook closes.'],
-  account: [S.AccountMessageSchema, 'Account state on change, at most every 100 ms.'],
+  position: [S.PositionMessageSchema, 'A position event of the subscribed account (never dropped; reason on SL/TP, kill-switch, webhook, dead-man and stop-out closes), '
+    + 'or a live P&L update (live: true, no seq, at most every 100 ms per position, conflated for slow connections).'],
+  account: [S.AccountMessageSchema, 'Account state on change, at most every 100 ms; margin_call below the group\'s margin-call level.'],
+  cancel_all_after: [S.CancelAllAfterMessageSchema, 'Answer to cancel_all_after: the switch as it stands.'],
+  cancel_on_disconnect: [S.CancelOnDisconnectMessageSchema, 'Answer to cancel_on_disconnect.'],
   snapshot: [S.SnapshotMessageSchema, 'A page of the snapshot a plain subscribe to positions or orders starts with: open positions, then pending orders; paced by the connection\'s buffer, each page after the first costs a message-rate token.'],
   snapshotEnd: [S.SnapshotEndMessageSchema, 'After the last snapshot page: the same seq, the number of pages and of records; the account\'s events follow.'],
 };

@@ -112,6 +112,11 @@ export function openApiDocument(version: string): Json {
           requestBody: { required: true, content: json(ref('OrderRequest')) },
           responses: { 200: ok('The order: filled (market) or pending (limit, stop)', ref('Order')), ...errors(400, 401, 403, 404, 409, 422, 423, 503) },
         }),
+        delete: op('Cancel-all: every pending order of the account, or of one symbol', 'trade', {
+          description: 'Scope `trade`. One command to the account\'s shard, charged to the trade limit once; the answer lists every order it cancelled.',
+          parameters: [query('login', 'The key\'s account (default); any other is 404'), query('symbol', 'Only orders on this symbol')],
+          responses: { 200: ok('The cancelled orders', ref('CancelAllResult')), ...errors(400, 401, 403, 404, 423) },
+        }),
       },
       '/v1/orders/{id}': {
         get: op('One order of the account', 'read', {
@@ -122,17 +127,44 @@ export function openApiDocument(version: string): Json {
           parameters: [path('id', 'Order id')],
           responses: { 200: ok('The cancelled order', ref('Order')), ...errors(400, 401, 403, 404, 422, 423) },
         }),
+        patch: op('Amend a pending order: price, volume, sl, tp', 'trade', {
+          description: 'Scope `trade`. Fields left out keep their value; sl or tp null removes it. Validated as POST /v1/orders; '
+            + 'a filled or cancelled order is 422 with field id, a price on a market order 422 with field price.',
+          parameters: [path('id', 'Order id')],
+          requestBody: { required: true, content: json(ref('OrderAmendRequest')) },
+          responses: { 200: ok('The order as amended, with what changed', ref('Order')), ...errors(400, 401, 403, 404, 422, 423, 503) },
+        }),
       },
       '/v1/positions': {
         get: op('Open positions with floating profit', 'read', {
           parameters: [query('login', 'The key\'s account'), query('symbol', 'Only this symbol'), LIMIT, CURSOR],
           responses: { 200: ok('Positions by ticket', ref('PositionList')), ...errors(400, 401, 403, 404) },
         }),
+        delete: op('Close-all: every open position of the account, or of one symbol', 'trade', {
+          description: 'Scope `trade`. One command to the account\'s shard, charged to the trade limit once; the answer lists each position, closed or failed with its error (200 when some failed).',
+          parameters: [query('login', 'The key\'s account (default); any other is 404'), query('symbol', 'Only positions on this symbol')],
+          responses: { 200: ok('Each position\'s result', ref('CloseAllResult')), ...errors(400, 401, 403, 404, 423) },
+        }),
       },
       '/v1/positions/{ticket}': {
         delete: op('Close a position fully, or partially with volume', 'trade', {
           parameters: [path('ticket', 'Position ticket', { type: 'integer' }), query('volume', 'Lots to close (partial close)', { type: 'number' })],
           responses: { 200: ok('The close', ref('CloseResult')), ...errors(400, 401, 403, 404, 422, 423, 503) },
+        }),
+        patch: op('Amend an open position\'s SL and TP', 'trade', {
+          description: 'Scope `trade`. Left out keeps; null removes. SL must be on the losing and TP on the winning side of the position\'s close price now (422 naming the field).',
+          parameters: [path('ticket', 'Position ticket', { type: 'integer' })],
+          requestBody: { required: true, content: json(ref('PositionAmendRequest')) },
+          responses: { 200: ok('The position as amended, with what changed', ref('Position')), ...errors(400, 401, 403, 404, 422, 423, 503) },
+        }),
+      },
+      '/v1/cancel-all-after': {
+        post: op('Dead-man\'s switch: cancel the key\'s orders unless called again within timeout_ms', 'trade', {
+          description: 'Scope `trade`. Each call re-arms it from now; timeout_ms 0 disarms. When it fires, the account\'s pending orders placed through this key are '
+            + 'cancelled (reason dead_man) and, with close_positions, its API positions closed. Journaled: it survives a restart, and a deadline passed while '
+            + 'the service was down fires at start. Charged to the trade limit.',
+          requestBody: { required: true, content: json(ref('DeadManRequest')) },
+          responses: { 200: ok('The switch as it stands', ref('DeadMan')), ...errors(400, 401, 403, 404) },
         }),
       },
       '/v1/symbols': {
@@ -174,6 +206,12 @@ export function openApiDocument(version: string): Json {
         Position: S.PositionSchema,
         PositionList: S.PositionListSchema,
         CloseResult: S.CloseResultSchema,
+        CancelAllResult: S.CancelAllResultSchema,
+        CloseAllResult: S.CloseAllResultSchema,
+        OrderAmendRequest: S.OrderAmendRequestSchema,
+        PositionAmendRequest: S.PositionAmendRequestSchema,
+        DeadManRequest: S.DeadManRequestSchema,
+        DeadMan: S.DeadManSchema,
         AccountList: S.AccountListSchema,
         AccountDetail: S.AccountDetailSchema,
         Symbol: S.SymbolSchema,

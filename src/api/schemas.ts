@@ -25,6 +25,16 @@ export const ErrorNameSchema = {
   enum: ['bad_request', 'unauthorized', 'forbidden', 'not_found', 'duplicate_client_id', 'invalid_order', 'kill_switch_active', 'rate_limited', 'market_closed', 'unavailable', 'internal_error'],
 } as const;
 
+/** What an amend changed: prices in the symbol's decimals, volume in lots; null: no SL/TP. */
+export const AmendedSchema = {
+  type: 'array',
+  description: 'Present on an amend (PATCH, FIX G): each field it changed',
+  items: {
+    type: 'object', additionalProperties: false, required: ['field', 'from', 'to'],
+    properties: { field: { type: 'string', enum: ['price', 'volume', 'sl', 'tp'] }, from: nullableDecimal, to: nullableDecimal },
+  },
+} as const;
+
 export const OrderSchema = {
   type: 'object',
   additionalProperties: false,
@@ -46,7 +56,8 @@ export const OrderSchema = {
     tp: nullableDecimal,
     created_at: isoTime,
     filled_at: { type: ['string', 'null'], format: 'date-time' },
-    reason: { ...text, description: 'Why the platform cancelled or rejected it' },
+    reason: { ...text, description: 'Why the platform cancelled or rejected it: kill_switch, dead_man, or the refusal of a triggered order' },
+    amended: AmendedSchema,
   },
 } as const;
 
@@ -69,10 +80,79 @@ export const PositionSchema = {
     source: SourceSchema,
     key_id: text,
     opened_at: isoTime,
+    amended: AmendedSchema,
   },
 } as const;
 
 export const PositionListSchema = pageOf(PositionSchema);
+
+const itemError = {
+  type: 'object', additionalProperties: false, required: ['code', 'name', 'message'],
+  properties: { code: { type: 'integer' }, name: ErrorNameSchema, message: text, field: text },
+} as const;
+
+export const CancelAllResultSchema = {
+  type: 'object', additionalProperties: false, required: ['data'],
+  properties: { data: { type: 'array', items: OrderSchema, description: 'Every order cancelled, by id' } },
+} as const;
+
+export const CloseAllResultSchema = {
+  type: 'object', additionalProperties: false, required: ['data'],
+  properties: {
+    data: {
+      type: 'array', description: 'Every position the call was about, by ticket: closed, or failed with the error it got',
+      items: {
+        type: 'object', additionalProperties: false, required: ['ticket', 'symbol', 'status'],
+        properties: {
+          ticket: { type: 'integer' }, symbol: text, status: { type: 'string', enum: ['closed', 'failed'] },
+          close_price: decimal, profit: { ...decimal, description: 'Realised profit' }, volume: { ...decimal, description: 'Lots closed' }, error: itemError,
+        },
+      },
+    },
+  },
+} as const;
+
+export const OrderAmendRequestSchema = {
+  type: 'object', additionalProperties: false, minProperties: 1,
+  properties: {
+    price: { ...decimal, description: 'New limit/stop price' },
+    volume: { ...decimal, minimum: 0.01, description: 'New lots' },
+    sl: { ...nullableDecimal, description: 'New stop-loss; null removes it' },
+    tp: { ...nullableDecimal, description: 'New take-profit; null removes it' },
+  },
+} as const;
+
+export const PositionAmendRequestSchema = {
+  type: 'object', additionalProperties: false, minProperties: 1,
+  properties: {
+    sl: { ...nullableDecimal, description: 'New stop-loss; null removes it' },
+    tp: { ...nullableDecimal, description: 'New take-profit; null removes it' },
+  },
+} as const;
+
+export const DeadManRequestSchema = {
+  type: 'object', additionalProperties: false, required: ['login', 'timeout_ms'],
+  properties: {
+    login: text,
+    timeout_ms: { type: 'integer', minimum: 0, description: '0 disarms; otherwise config dead_man.min_timeout_ms to max_timeout_ms (default 5000 to 600000)' },
+    close_positions: { type: 'boolean', description: 'Also close the key\'s API positions when it fires (default false)' },
+  },
+} as const;
+
+const deadManFields = {
+  login: text,
+  key_id: text,
+  armed: { type: 'boolean' },
+  close_positions: { type: 'boolean' },
+  deadline_ms: { type: ['integer', 'null'], description: 'When it fires, Unix ms of the server clock; null when disarmed' },
+  deadline: { type: ['string', 'null'], format: 'date-time' },
+  now_ms: unixMs,
+} as const;
+
+export const DeadManSchema = {
+  type: 'object', additionalProperties: false, required: ['login', 'key_id', 'armed', 'close_positions', 'deadline_ms', 'deadline', 'now_ms'],
+  properties: deadManFields,
+} as const;
 
 export const CloseResultSchema = {
   type: 'object', additionalProperties: false, required: ['ticket', 'status', 'close_price', 'profit', 'volume'],
@@ -266,6 +346,20 @@ export const PingOpSchema = {
   properties: { op: { type: 'string', const: 'ping' }, id: opId },
 } as const;
 
+export const CancelAllAfterOpSchema = {
+  type: 'object', additionalProperties: false, required: ['op', 'timeout_ms'],
+  properties: { op: { type: 'string', const: 'cancel_all_after' }, id: opId, timeout_ms: DeadManRequestSchema.properties.timeout_ms, close_positions: DeadManRequestSchema.properties.close_positions },
+} as const;
+
+export const CancelOnDisconnectOpSchema = {
+  type: 'object', additionalProperties: false, required: ['op', 'enabled'],
+  properties: {
+    op: { type: 'string', const: 'cancel_on_disconnect' }, id: opId,
+    enabled: { type: 'boolean', description: 'While true, this connection dropping cancels the key\'s orders at once' },
+    close_positions: { type: 'boolean', description: 'Also close the key\'s API positions (default false)' },
+  },
+} as const;
+
 const channelIs = <C extends string>(c: C) => ({ type: 'string', const: c }) as const;
 
 export const AckMessageSchema = {
@@ -307,7 +401,7 @@ export const OrderMessageSchema = {
   properties: { channel: channelIs('order'), ...OrderSchema.properties, seq, ts: unixMs },
 } as const;
 
-export const PositionMessageSchema = {
+const PositionEventSchema = {
   type: 'object', additionalProperties: false,
   required: [...PositionSchema.required, 'channel', 'status', 'seq', 'ts'],
   properties: {
@@ -316,18 +410,48 @@ export const PositionMessageSchema = {
     status: { type: 'string', enum: ['open', 'partially_closed', 'closed'] },
     close_price: decimal,
     closed_volume: { ...decimal, description: 'Lots closed by a partial close (volume is what stays open)' },
-    reason: { type: 'string', enum: ['client', 'sl', 'tp', 'kill_switch', 'webhook'] },
+    reason: { type: 'string', enum: ['client', 'sl', 'tp', 'kill_switch', 'webhook', 'dead_man', 'stop_out'] },
     seq,
     ts: unixMs,
   },
 } as const;
 
+const PositionLiveSchema = {
+  type: 'object', additionalProperties: false,
+  required: ['channel', 'live', 'login', 'ticket', 'symbol', 'profit', 'equity', 'ts'],
+  description: 'Live P&L: the floating profit of an open position as ticks move it (at most every 100 ms per position, '
+    + 'conflated to the latest for a slow connection), with the account\'s equity. No seq: never replayed.',
+  properties: {
+    channel: channelIs('position'), live: { type: 'boolean', const: true }, login: text, ticket: { type: 'integer' }, symbol: text,
+    profit: { type: ['number', 'null'], description: 'Floating profit in the account currency; null while it cannot be priced' },
+    equity: decimal, ts: unixMs,
+  },
+} as const;
+
+/** A position event (with seq), or a live P&L update (live: true, no seq). */
+export const PositionMessageSchema = {
+  type: 'object', required: ['channel'], properties: { channel: channelIs('position') },
+  oneOf: [PositionEventSchema, PositionLiveSchema],
+} as const;
+
+export const CancelAllAfterMessageSchema = {
+  type: 'object', additionalProperties: false, required: ['channel', 'id', ...DeadManSchema.required],
+  properties: { channel: channelIs('cancel_all_after'), id: opId, ...deadManFields },
+} as const;
+
+export const CancelOnDisconnectMessageSchema = {
+  type: 'object', additionalProperties: false, required: ['channel', 'id', 'enabled', 'close_positions'],
+  properties: { channel: channelIs('cancel_on_disconnect'), id: opId, enabled: { type: 'boolean' }, close_positions: { type: 'boolean' } },
+} as const;
+
 export const AccountMessageSchema = {
   type: 'object', additionalProperties: false,
-  required: ['channel', 'login', 'balance', 'equity', 'margin', 'free_margin', 'margin_level', 'seq', 'ts'],
+  required: ['channel', 'login', 'balance', 'equity', 'margin', 'free_margin', 'margin_level', 'margin_call', 'seq', 'ts'],
   properties: {
     channel: channelIs('account'), login: text, balance: decimal, equity: decimal, margin: decimal,
-    free_margin: decimal, margin_level: decimal, seq, ts: unixMs,
+    free_margin: decimal, margin_level: decimal,
+    margin_call: { type: 'boolean', description: 'The margin level is below the account group\'s margin-call level (stop-out comes next)' },
+    seq, ts: unixMs,
   },
 } as const;
 

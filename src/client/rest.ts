@@ -10,8 +10,8 @@
 import { apiErrorOf, ApiError } from './errors.js';
 import { authHeaders } from './signing.js';
 import type {
-  AccountDetail, AccountItem, AccountType, CloseResult, ListParams, Order, OrderFilter, Page, PlaceOrderRequest, Position, RateLimitState,
-  ServerTime, SymbolInfo,
+  AccountDetail, AccountItem, AccountType, AmendOrderRequest, AmendPositionRequest, CancelAllResult, CloseAllResult, CloseResult, DeadMan,
+  ListParams, Order, OrderFilter, Page, PlaceOrderRequest, Position, RateLimitState, ServerTime, SymbolInfo,
 } from './types.js';
 
 /** The field of the 401 that refuses a timestamp off the server's clock. */
@@ -146,8 +146,36 @@ export class RestClient {
     return this.call('DELETE', `/positions/${ticket}`, { volume });
   }
 
+  /** Amends a pending order's price, volume, sl or tp; answers the order with `amended` (what changed). */
+  amendOrder(id: string, changes: AmendOrderRequest): Promise<Order> {
+    return this.call('PATCH', `/orders/${encodeURIComponent(id)}`, {}, changes);
+  }
+
+  /** Amends an open position's sl or tp; answers the position with `amended`. */
+  amendPosition(ticket: number, changes: AmendPositionRequest): Promise<Position> {
+    return this.call('PATCH', `/positions/${ticket}`, {}, changes);
+  }
+
+  /** Cancels every pending order of the key's account (of one symbol, when given). */
+  cancelAllOrders(params: { readonly symbol?: string } = {}): Promise<CancelAllResult> {
+    return this.call('DELETE', '/orders', { ...params });
+  }
+
+  /** Closes every open position of the key's account (of one symbol, when given); each result or error. */
+  closeAllPositions(params: { readonly symbol?: string } = {}): Promise<CloseAllResult> {
+    return this.call('DELETE', '/positions', { ...params });
+  }
+
+  /**
+   * Dead-man's switch: unless called again within `timeoutMs`, the key's pending orders on `login`
+   * are cancelled (and its API positions closed with closePositions); 0 disarms.
+   */
+  cancelAllAfter(login: string, timeoutMs: number, opts: { readonly closePositions?: boolean } = {}): Promise<DeadMan> {
+    return this.call('POST', '/cancel-all-after', {}, { login, timeout_ms: timeoutMs, ...(opts.closePositions === undefined ? {} : { close_positions: opts.closePositions }) });
+  }
+
   /** `idempotent`: may be sent again to another node after one could not be reached (GETs always). */
-  private async call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, query: Query = {}, body?: object, idempotent = method === 'GET'): Promise<T> {
+  private async call<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, query: Query = {}, body?: object, idempotent = method === 'GET'): Promise<T> {
     const search = new URLSearchParams();
     for (const [name, value] of Object.entries(query)) if (value !== undefined) search.set(name, String(value));
     const qs = search.toString();

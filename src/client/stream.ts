@@ -9,8 +9,8 @@ import { ApiError, apiErrorOf } from './errors.js';
 import { signedStreamUrl } from './signing.js';
 import { SubscriptionBook, type WireOp } from './subscriptions.js';
 import type {
-  AccountMessage, AckMessage, OrderMessage, PositionMessage, QuoteMessage, ServerMessage, SnapshotEndMessage, SnapshotMessage, StreamChannel,
-  StreamErrorMessage,
+  AccountMessage, AckMessage, CancelAllAfterMessage, CancelOnDisconnectMessage, LivePositionMessage, OrderMessage, PositionMessage, QuoteMessage,
+  ServerMessage, SnapshotEndMessage, SnapshotMessage, StreamChannel, StreamErrorMessage,
 } from './types.js';
 
 export interface StreamClientOptions {
@@ -48,6 +48,8 @@ export interface StreamHandlers {
   quote: (m: QuoteMessage) => void;
   order: (m: OrderMessage) => void;
   position: (m: PositionMessage) => void;
+  /** Live P&L of a subscribed account's open positions (no seq; at most every 100 ms per position). */
+  pnl: (m: LivePositionMessage) => void;
   account: (m: AccountMessage) => void;
   /** Once per page of a snapshot... */
   snapshot: (m: SnapshotMessage) => void;
@@ -63,10 +65,12 @@ export interface StreamHandlers {
 
 type Handlers = { [K in keyof StreamHandlers]: StreamHandlers[K][] };
 
+type Answer = AckMessage | CancelAllAfterMessage | CancelOnDisconnectMessage | number;
+
 interface PendingOp {
   readonly wire: WireOp;
   /** The caller waiting for the answer; absent for the client's own restores. */
-  readonly caller?: { resolve(m: AckMessage | number): void; reject(err: Error): void };
+  readonly caller?: { resolve(m: Answer): void; reject(err: Error): void };
   /** The connection it went out on (re-sent on the next one while unanswered). */
   sentOn: WebSocket | null;
   readonly sentAtMs: number;
@@ -74,7 +78,7 @@ interface PendingOp {
 
 export class StreamClient {
   private readonly handlers: Handlers = {
-    quote: [], order: [], position: [], account: [], snapshot: [], snapshotEnd: [], heartbeat: [], open: [], disconnect: [], gap: [], error: [],
+    quote: [], order: [], position: [], pnl: [], account: [], snapshot: [], snapshotEnd: [], heartbeat: [], open: [], disconnect: [], gap: [], error: [],
   };
   private readonly backoff: Backoff;
   private readonly nowMs: () => number;
@@ -91,6 +95,8 @@ export class StreamClient {
   private firstOpen: { readonly promise: Promise<void>; resolve(): void; reject(err: Error): void } | null = null;
   /** Confirmed subscriptions (restored on every new connection) and the per-account cursors. */
   private readonly book = new SubscriptionBook();
+  /** cancel_on_disconnect as last confirmed: every new connection asks for it again. */
+  private cancelOnDrop: WireOp | null = null;
 
   constructor(private readonly opts: StreamClientOptions) {
     this.backoff = new Backoff(opts.backoff, opts.random);
@@ -145,6 +151,27 @@ export class StreamClient {
     return this.request({ op: 'ping' }) as Promise<number>;
   }
 
+  /**
+   * The key's dead-man's switch, as RestClient.cancelAllAfter: unless called again within
+   * `timeoutMs`, the key's pending orders are cancelled; 0 disarms.
+   */
+  cancelAllAfter(timeoutMs: number, opts: { readonly closePositions?: boolean } = {}): Promise<CancelAllAfterMessage> {
+    const wire: WireOp = { op: 'cancel_all_after', timeout_ms: timeoutMs, ...(opts.closePositions === undefined ? {} : { close_positions: opts.closePositions }) };
+    return this.request(wire) as Promise<CancelAllAfterMessage>;
+  }
+
+  /**
+   * While enabled, the server cancels the key's pending orders (and closes its API positions with
+   * closePositions) the moment this connection drops. Kept across reconnects: each new connection
+   * asks for it again (orders placed meanwhile are the client's to check).
+   */
+  async cancelOnDisconnect(enabled: boolean, opts: { readonly closePositions?: boolean } = {}): Promise<CancelOnDisconnectMessage> {
+    const wire: WireOp = { op: 'cancel_on_disconnect', enabled, close_positions: opts.closePositions ?? false };
+    const answer = await this.request(wire) as CancelOnDisconnectMessage;
+    this.cancelOnDrop = enabled ? wire : null;
+    return answer;
+  }
+
   /** The last order/position seq handed to the user for `login` (save it to resume a later run). */
   lastSeq(login: string): number | undefined { return this.book.lastSeq(login); }
 
@@ -164,7 +191,7 @@ export class StreamClient {
     this.ws = null;
   }
 
-  private request(wire: WireOp): Promise<AckMessage | number> {
+  private request(wire: WireOp): Promise<Answer> {
     if (this.closed) return Promise.reject(new Error('stream client is closed'));
     return new Promise((resolve, reject) => {
       const id = ++this.nextId;
@@ -209,7 +236,7 @@ export class StreamClient {
     this.lastFrameMs = this.openedAtMs;
     // Restores first (they carry the since_seq cursors), then the callers' unanswered ops.
     const callers = [...this.pending.keys()];
-    for (const wire of this.book.restoreOps()) {
+    for (const wire of [...this.book.restoreOps(), ...(this.cancelOnDrop === null ? [] : [this.cancelOnDrop])]) {
       const id = ++this.nextId;
       this.pending.set(id, { wire, sentOn: null, sentAtMs: this.nowMs() });
       this.send(id);
@@ -248,7 +275,10 @@ export class StreamClient {
     switch (m.channel) {
       case 'quote': this.emit('quote', m); return;
       case 'order': if (this.book.fresh(m.login, m.seq)) this.emit('order', m); return;
-      case 'position': if (this.book.fresh(m.login, m.seq)) this.emit('position', m); return;
+      case 'position':
+        if ('live' in m) this.emit('pnl', m);
+        else if (this.book.fresh(m.login, m.seq)) this.emit('position', m);
+        return;
       case 'account': this.emit('account', m); return;
       case 'snapshot': this.book.snapshot(m.login, m.seq); this.emit('snapshot', m); return;
       case 'snapshot_end': this.emit('snapshotEnd', m); return;
@@ -259,6 +289,7 @@ export class StreamClient {
         op?.caller?.resolve(this.nowMs() - op.sentAtMs);
         return;
       }
+      case 'cancel_all_after': case 'cancel_on_disconnect': this.answered(m.id)?.caller?.resolve(m); return;
       case 'error': this.refused(m); return;
     }
   }

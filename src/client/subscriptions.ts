@@ -5,11 +5,14 @@ import type { AckMessage, EventChannel, StreamChannel } from './types.js';
 
 /** A client op as sent, without its id. */
 export interface WireOp {
-  readonly op: 'subscribe' | 'unsubscribe' | 'ping';
+  readonly op: 'subscribe' | 'unsubscribe' | 'ping' | 'cancel_all_after' | 'cancel_on_disconnect';
   readonly channels?: readonly StreamChannel[];
   readonly symbols?: readonly string[];
   readonly login?: string;
   readonly since_seq?: number;
+  readonly timeout_ms?: number;
+  readonly enabled?: boolean;
+  readonly close_positions?: boolean;
 }
 
 const isEventChannel = (c: StreamChannel): c is EventChannel => c === 'orders' || c === 'positions';

@@ -29,6 +29,16 @@ export type PlaceOrderRequest = Of<typeof S.OrderRequestSchema>;
 export type Position = Of<typeof S.PositionSchema>;
 /** `volume`: lots still open after a partial close. */
 export type CloseResult = Of<typeof S.CloseResultSchema>;
+/** PATCH /v1/orders/{id}: left out keeps a field; `sl`/`tp` null removes it. */
+export type AmendOrderRequest = Of<typeof S.OrderAmendRequestSchema>;
+/** PATCH /v1/positions/{ticket}: left out keeps; null removes. */
+export type AmendPositionRequest = Of<typeof S.PositionAmendRequestSchema>;
+/** DELETE /v1/orders: every order cancelled. */
+export type CancelAllResult = Of<typeof S.CancelAllResultSchema>;
+/** DELETE /v1/positions: each position closed, or failed with its error. */
+export type CloseAllResult = Of<typeof S.CloseAllResultSchema>;
+/** POST /v1/cancel-all-after: the dead-man's switch as it stands. */
+export type DeadMan = Of<typeof S.DeadManSchema>;
 /** GET /v1/symbols: a symbol's trading terms and whether its session is open now. */
 export type SymbolInfo = Of<typeof S.SymbolSchema>;
 export type ServerTime = Of<typeof S.ServerTimeSchema>;
@@ -51,8 +61,14 @@ export type EventChannel = Extract<StreamChannel, 'orders' | 'positions'>;
 
 export type QuoteMessage = Of<typeof S.QuoteMessageSchema>;
 export type OrderMessage = Of<typeof S.OrderMessageSchema>;
+/** A position event or a live P&L update (`live: true`). */
+type AnyPositionMessage = Of<typeof S.PositionMessageSchema>;
 /** On closes `profit` is realised, on an open position floating when sent; `reason` says why it closed. */
-export type PositionMessage = Of<typeof S.PositionMessageSchema>;
+export type PositionMessage = Extract<AnyPositionMessage, { readonly seq: number }>;
+/** Live P&L of an open position: floating profit and the account's equity now; no seq, never replayed. */
+export type LivePositionMessage = Extract<AnyPositionMessage, { readonly live: true }>;
+export type CancelAllAfterMessage = Of<typeof S.CancelAllAfterMessageSchema>;
+export type CancelOnDisconnectMessage = Of<typeof S.CancelOnDisconnectMessageSchema>;
 /** One page of a snapshot; the pages of one snapshot share its seq, and a `snapshot_end` follows the last. */
 export type SnapshotMessage = Of<typeof S.SnapshotMessageSchema>;
 export type SnapshotEndMessage = Of<typeof S.SnapshotEndMessageSchema>;
@@ -63,5 +79,5 @@ export type PongMessage = Of<typeof S.PongMessageSchema>;
 export type HeartbeatMessage = Of<typeof S.HeartbeatMessageSchema>;
 
 export type ServerMessage =
-  | QuoteMessage | OrderMessage | PositionMessage | SnapshotMessage | SnapshotEndMessage | AccountMessage | AckMessage | StreamErrorMessage
-  | PongMessage | HeartbeatMessage;
+  | QuoteMessage | OrderMessage | AnyPositionMessage | SnapshotMessage | SnapshotEndMessage | AccountMessage | AckMessage | StreamErrorMessage
+  | PongMessage | HeartbeatMessage | CancelAllAfterMessage | CancelOnDisconnectMessage;

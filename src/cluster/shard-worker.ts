@@ -95,7 +95,8 @@ async function main(): Promise<void> {
 
   const build = (): Replica => {
     const recovered = recoverShard(store, new FsJournalIo('none'), {
-      shard: data.shard, symbols: data.symbols, clientIdRetentionMs: data.clientIdRetentionMs, haltedKeys: data.haltedKeys, nowMs: Date.now(),
+      shard: data.shard, symbols: data.symbols, clientIdRetentionMs: data.clientIdRetentionMs, haltedKeys: data.haltedKeys,
+      marginPolicy: data.marginPolicy, nowMs: Date.now(),
     });
     const { engine, checkpoint } = recovered;
     const appliedLsn = recovered.nextLsn - 1;
@@ -289,8 +290,10 @@ async function main(): Promise<void> {
       const mapped: CommandItem[] = items.map((item) => ({ corr: remote.push({ msg, node: from, peer, corr: item.corr }), cmd: item.cmd }));
       batch.push({ peer: REMOTE, frame: { t: 'cmds', items: mapped } });
     }
-    if (batch.length === 0) return;
-    const staged = r.core.stage(batch);
+    // A dead-man's deadline that has come needs a batch of its own (ShardCore fires it).
+    const deadline = r.core.nextDeadlineMs();
+    if (batch.length === 0 && (deadline === null || Date.now() < deadline)) return;
+    const staged = r.core.stage(batch, 'fire');
     const origins: Origin[] = [];
     const journaledAt = new Map<number, number>();
     for (const j of staged.journaled) {
@@ -369,13 +372,16 @@ async function main(): Promise<void> {
         if (b.frame.t === 'cmds') forwarder.forward(b.peer, b.frame.items);
         else if (b.frame.t !== 'tick') local.push(b);
       }
-      if (local.length > 0) emit(r.core.settle(r.core.stage(local), null));
+      if (local.length > 0) emit(r.core.settle(r.core.stage(local, 'hold'), null));
       if (claimed) await takeOver();
     }
     answers.forEach((items, peer) => {
       if (items.length > 0) outgoing[peer]!.push({ t: 'batch', shard: data.shard, lsn: reportedLsn, accounts: [], items: items.splice(0) });
     });
     const started = upkeep.run(Date.now(), r);
+    // A replica's quotes are the journaled ones: its live P&L follows the writer's prices less closely.
+    const live = r.core.live.sweep(Date.now());
+    if (live !== null) outgoing[MAIN]!.push(live);
     for (let peer = 0; peer < writers.length; peer++) {
       while (outgoing[peer]!.length > 0) await writeFrame(writers[peer]!, outgoing[peer]!.shift()!);
     }

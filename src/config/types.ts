@@ -23,6 +23,8 @@ export interface AppConfig {
     readonly tls: TlsFiles;
     readonly heartbeat_s: number;
     readonly logon_timeout_ms: number;
+    /** Sessions cancel their key's orders when the connection drops without a Logout (Logon tag 8013 overrides). */
+    readonly cancel_on_disconnect: boolean;
   };
   /** Worker shards (each the single writer of its accounts). */
   readonly shards: number;
@@ -50,9 +52,18 @@ export interface AppConfig {
     readonly max_symbols_per_connection: number;
   };
   readonly webhooks: { readonly deadline_ms: number; readonly dedup_window_ms: number };
+  /** Margin-call and stop-out levels (margin level %), for every group and per account group. */
+  readonly margin: MarginConfig;
+  /** The range a dead-man's switch timeout may take (0 always disarms). */
+  readonly dead_man: { readonly min_timeout_ms: number; readonly max_timeout_ms: number };
   /** Running as one node of a cluster on NATS JetStream (docs/scaling.md); off: one process, no NATS. */
   readonly cluster: ClusterConfig;
   readonly seed: Fixture;
+}
+
+export interface MarginLevelsConfig { readonly margin_call_percent: number; readonly stop_out_percent: number }
+export interface MarginConfig extends MarginLevelsConfig {
+  readonly groups: Readonly<Record<string, MarginLevelsConfig>>;
 }
 
 export interface ClusterConfig {

@@ -7,7 +7,7 @@ import {
 import { ConfigError, InvalidValue, type ConfigErrorKind } from './errors.js';
 import { validateFixture } from './fixture.js';
 import { MAX_SHARDS } from '../engine/ids.js';
-import type { AppConfig, ClusterConfig, Durability, JournalSync, LogLevel, PriceSource, ShardIdle, TlsFiles } from './types.js';
+import type { AppConfig, ClusterConfig, Durability, JournalSync, LogLevel, MarginConfig, MarginLevelsConfig, PriceSource, ShardIdle, TlsFiles } from './types.js';
 import { parseIp } from '../util/ip.js';
 
 const DURABILITIES: readonly Durability[] = ['sync', 'none'];
@@ -40,13 +40,13 @@ const tls: Reader<TlsFiles> = (value, path) => {
 function readConfig(raw: unknown): Omit<AppConfig, 'seed'> & { readonly seed: unknown } {
   const o = fields(raw, '', [
     'http', 'console', 'fix', 'shards', 'shard_idle', 'journal', 'data_dir', 'trusted_proxies', 'durability', 'log', 'prices', 'stream',
-    'webhooks', 'cluster', 'seed',
+    'webhooks', 'margin', 'dead_man', 'cluster', 'seed',
   ]);
   const journalO = fields(o.journal, 'journal', ['segment_bytes', 'sync_method']);
   const httpO = fields(o.http, 'http', ['host', 'port', 'tls', 'max_body_bytes']);
   const consoleO = fields(o.console, 'console', ['host', 'port', 'admin_token']);
   const fixO = fields(o.fix, 'fix', [
-    'host', 'port', 'sender_prefix', 'target_comp_id', 'session', 'tls', 'heartbeat_s', 'logon_timeout_ms',
+    'host', 'port', 'sender_prefix', 'target_comp_id', 'session', 'tls', 'heartbeat_s', 'logon_timeout_ms', 'cancel_on_disconnect',
   ]);
   const logO = fields(o.log, 'log', ['level']);
   const pricesO = fields(o.prices, 'prices', ['source', 'seed', 'file', 'speed']);
@@ -78,6 +78,7 @@ function readConfig(raw: unknown): Omit<AppConfig, 'seed'> & { readonly seed: un
       tls: required(fixO, 'tls', 'fix', tls),
       heartbeat_s: required(fixO, 'heartbeat_s', 'fix', integer(1, 300)),
       logon_timeout_ms: required(fixO, 'logon_timeout_ms', 'fix', integer(100, 60_000)),
+      cancel_on_disconnect: required(fixO, 'cancel_on_disconnect', 'fix', boolean),
     },
     shards: required(o, 'shards', '', integer(1, 64)),
     shard_idle: required(o, 'shard_idle', '', oneOf(SHARD_IDLES)),
@@ -104,10 +105,47 @@ function readConfig(raw: unknown): Omit<AppConfig, 'seed'> & { readonly seed: un
       deadline_ms: required(webhooksO, 'deadline_ms', 'webhooks', integer(1, 2900)),
       dedup_window_ms: required(webhooksO, 'dedup_window_ms', 'webhooks', integer(1000, 3_600_000)),
     },
+    margin: required(o, 'margin', '', margin),
+    dead_man: required(o, 'dead_man', '', deadMan),
     cluster,
     seed: optional(o, 'seed', '', {}, (v) => v),
   };
 }
+
+const percent = number({ atLeast: 0, atMost: 10_000, decimals: 2 });
+
+/** Stop-out at or below margin call (0 turns either off). */
+const marginLevels = (known: readonly string[]): Reader<MarginLevelsConfig & Fields> => (value, path) => {
+  const o = fields(value, path, known);
+  const levels = {
+    ...o,
+    margin_call_percent: required(o, 'margin_call_percent', path, percent),
+    stop_out_percent: required(o, 'stop_out_percent', path, percent),
+  };
+  if (levels.margin_call_percent > 0 && levels.stop_out_percent > levels.margin_call_percent) {
+    throw new InvalidValue(at(path, 'stop_out_percent'), `must not exceed margin_call_percent (${levels.margin_call_percent})`);
+  }
+  return levels;
+};
+
+const margin: Reader<MarginConfig> = (value, path) => {
+  const top = marginLevels(['margin_call_percent', 'stop_out_percent', 'groups'])(value, path);
+  const groupsO = required(top, 'groups', path, (v, p) => fields(v, p, Object.keys(v ?? {})));
+  const groups: Record<string, MarginLevelsConfig> = {};
+  for (const [group, levels] of Object.entries(groupsO)) {
+    const { margin_call_percent, stop_out_percent } = marginLevels(['margin_call_percent', 'stop_out_percent'])(levels, at(at(path, 'groups'), group));
+    groups[group] = { margin_call_percent, stop_out_percent };
+  }
+  return { margin_call_percent: top.margin_call_percent, stop_out_percent: top.stop_out_percent, groups };
+};
+
+const deadMan: Reader<AppConfig['dead_man']> = (value, path) => {
+  const o = fields(value, path, ['min_timeout_ms', 'max_timeout_ms']);
+  const min = required(o, 'min_timeout_ms', path, integer(100, 3_600_000));
+  const max = required(o, 'max_timeout_ms', path, integer(100, 24 * 3_600_000));
+  if (max < min) throw new InvalidValue(at(path, 'max_timeout_ms'), `must be at least min_timeout_ms (${min})`);
+  return { min_timeout_ms: min, max_timeout_ms: max };
+};
 
 const natsUrl = text(/^(nats|tls):\/\/[^\s/]+$|^[^\s/:]+:\d{1,5}$/, 'a NATS URL (nats://host:port) or host:port');
 

@@ -13,7 +13,10 @@ import type { Logger } from '../util/log.js';
 export interface AuditEntry {
   readonly seq: number;
   readonly at: string;
-  /** `operator`, `user:<id>`, or `anonymous` (a login attempt, a call without credentials). */
+  /**
+   * `operator`, `user:<id>`, `anonymous` (a login attempt, a call without credentials), or
+   * `system` (the platform acting on its own: a dead-man's switch firing).
+   */
   readonly actor: string;
   readonly ip: string;
   readonly action: string;

@@ -10,7 +10,7 @@ import type { Webhooks } from '../gateway/webhooks/register.js';
 import { systemScheduler } from '../market/clock.js';
 import { KEYS } from '../store/records.js';
 import { registerAccountRoutes } from './account-routes.js';
-import { AuditLog } from './audit-log.js';
+import type { AuditLog } from './audit-log.js';
 import { registerAuditRoutes } from './audit-routes.js';
 import { EquityHistory } from './equity/equity-history.js';
 import { KeySeries } from './key-series/key-series.js';
@@ -35,6 +35,8 @@ export interface ConsoleParts {
   readonly adminToken: string;
   readonly stats: KeyStatsBook;
   readonly webhooks: Pick<Webhooks, 'book' | 'kills' | 'signalLog'>;
+  /** Created at start, before the shards report anything (their dead-man firings are audited). */
+  readonly audit: AuditLog;
   /** Balance and equity per minute, fed by the shards (service.ts wires them before they start sending). */
   readonly equity: EquityHistory;
 }
@@ -49,7 +51,7 @@ export function registerConsole(app: TemplatedApp, ctx: GatewayContext, parts: C
     ...ctx,
     adminToken: parts.adminToken,
     sessions: new SessionStore(ctx.clock),
-    audit: new AuditLog(ctx.store, ctx.log),
+    audit: parts.audit,
     totp: new TotpGuard(ctx.store, ctx.box, ctx.clock),
     lockout: new Lockout(),
   };

@@ -1,7 +1,7 @@
 // Run-time shape validation of commands. Everything a command carries is checked here before any
 // state is read, so a malformed command is a bad_request and the handlers can trust their types.
 import {
-  describe, isName, isPositiveInt, isRecord, isSide, isSource, MAX_CLIENT_ID_CHARS,
+  describe, isInt, isName, isPositiveInt, isRecord, isSide, isSource, MAX_CLIENT_ID_CHARS,
   accountFieldsProblem, optionalNameProblem, optionalPriceProblem, quoteProblem, type Problem, problem,
 } from './checks.js';
 import { decimalRatio } from './exact.js';
@@ -63,10 +63,45 @@ function cancelProblem(c: Record<string, unknown>): Problem | null {
   return (isName(c.orderId) ? null : problem('id', 'order id must be a non-empty string')) ?? originProblem(c);
 }
 
+function levelEditProblem(v: unknown, field: string): Problem | null {
+  return v === 'keep' || v === 'remove' || isPositiveInt(v) ? null : problem(field, `${field} must be "keep", "remove" or a positive integer number of ticks`);
+}
+
+/** Absent sl/tp keep theirs (see ReplaceOrder). */
+function optionalLevelEditProblem(v: unknown, field: string): Problem | null {
+  return v === undefined ? null : levelEditProblem(v, field);
+}
+
 function replaceProblem(c: Record<string, unknown>): Problem | null {
-  const shape = cancelProblem(c) ?? optionalPriceProblem(c.price, 'price') ?? optionalVolumeProblem(c.volume);
+  const shape = cancelProblem(c) ?? optionalPriceProblem(c.price, 'price') ?? optionalVolumeProblem(c.volume)
+    ?? optionalLevelEditProblem(c.sl, 'sl') ?? optionalLevelEditProblem(c.tp, 'tp');
   if (shape !== null) return shape;
-  return c.price === null && c.volume === null ? problem('price', 'a replace needs a new price or volume') : null;
+  const keepsLevels = (c.sl === undefined || c.sl === 'keep') && (c.tp === undefined || c.tp === 'keep');
+  return c.price === null && c.volume === null && keepsLevels ? problem('price', 'an amend needs a new price, volume, sl or tp') : null;
+}
+
+function amendPositionProblem(c: Record<string, unknown>): Problem | null {
+  if (!isPositiveInt(c.ticket)) return problem('ticket', 'ticket must be a positive integer');
+  const shape = levelEditProblem(c.sl, 'sl') ?? levelEditProblem(c.tp, 'tp') ?? originProblem(c);
+  if (shape !== null) return shape;
+  return c.sl === 'keep' && c.tp === 'keep' ? problem('sl', 'an amend needs a new sl or tp') : null;
+}
+
+/** cancelAll and closeAll. */
+function everyProblem(c: Record<string, unknown>): Problem | null {
+  return optionalNameProblem(c.symbol, 'symbol') ?? originProblem(c);
+}
+
+function armDeadManProblem(c: Record<string, unknown>): Problem | null {
+  if (!isName(c.keyId)) return problem('key_id', 'keyId must be a non-empty string');
+  if (!isInt(c.timeoutMs) || c.timeoutMs < 0) return problem('timeout_ms', 'timeoutMs must be a non-negative integer number of milliseconds');
+  return typeof c.closePositions === 'boolean' ? null : problem('close_positions', 'closePositions must be a boolean');
+}
+
+function fireDeadManProblem(c: Record<string, unknown>): Problem | null {
+  if (!isName(c.keyId)) return problem('key_id', 'keyId must be a non-empty string');
+  if (c.cause !== 'deadline' && c.cause !== 'disconnect') return problem('cause', 'cause must be "deadline" or "disconnect"');
+  return typeof c.closePositions === 'boolean' ? null : problem('close_positions', 'closePositions must be a boolean');
 }
 
 function closeProblem(c: Record<string, unknown>): Problem | null {
@@ -96,6 +131,11 @@ function shapeProblem(c: Record<string, unknown>): Problem | null {
     case 'place': return loginProblem(c) ?? placeProblem(c);
     case 'cancel': return loginProblem(c) ?? cancelProblem(c);
     case 'replace': return loginProblem(c) ?? replaceProblem(c);
+    case 'amendPosition': return loginProblem(c) ?? amendPositionProblem(c);
+    case 'cancelAll':
+    case 'closeAll': return loginProblem(c) ?? everyProblem(c);
+    case 'armDeadMan': return loginProblem(c) ?? armDeadManProblem(c);
+    case 'fireDeadMan': return loginProblem(c) ?? fireDeadManProblem(c);
     case 'close': return loginProblem(c) ?? closeProblem(c);
     case 'closeWebhook': return loginProblem(c) ?? closeWebhookProblem(c);
     case 'killSwitch': return loginProblem(c) ?? killSwitchProblem(c);

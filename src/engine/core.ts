@@ -1,10 +1,12 @@
 // The engine's state as the command handlers see it, and the checks every trading command shares.
 import type { AccountState } from './account.js';
 import type { TriggerBook } from './book.js';
+import type { DeadMen } from './deadman.js';
 import type { IdAllocator } from './ids.js';
 import type { Market, MarketSymbol } from './market.js';
 import { killSwitchActive, notFound } from './rejects.js';
 import type { ClientIdMemory } from './retention.js';
+import type { Exposure, MarginRules } from './stop-out.js';
 import type { DoneResult, Reject, Source } from './types.js';
 
 export const DONE: DoneResult = { ok: true, kind: 'done' };
@@ -18,6 +20,9 @@ export interface Core {
   readonly accounts: Map<string, AccountState>;
   readonly ids: IdAllocator;
   readonly clientIds: ClientIdMemory;
+  readonly deadMen: DeadMen;
+  readonly margins: MarginRules;
+  readonly exposure: Exposure;
 }
 
 export function accountOrReject(core: Core, login: string): AccountState | Reject {

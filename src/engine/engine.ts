@@ -7,15 +7,19 @@ import { commandReject } from './commands.js';
 import type { Core } from './core.js';
 import { loadCore } from './init.js';
 import { snapshotCore } from './snapshot.js';
+import { armDeadMan, fireDeadMan } from './deadman.js';
 import { keyHalt, killSwitch } from './killswitch.js';
-import { accountMetrics } from './money.js';
-import { cancel, place, replace } from './orders.js';
-import { close, closeWebhook } from './positions.js';
+import { accountMetrics, floatingProfitCents } from './money.js';
+import { cancel, cancelAll, place, replace } from './orders.js';
+import { amendPosition, close, closeAll, closeWebhook } from './positions.js';
 import { badRequest } from './rejects.js';
 import { tick } from './ticks.js';
 import { Tx } from './tx.js';
 import { floatingCents } from './floating.js';
-import type { AccountMetrics, AccountSnapshot, Cents, Command, EngineInit, OrderRecord, Outcome, Quote, Reject, Result, UnixMs } from './types.js';
+import type {
+  AccountMetrics, AccountSnapshot, Cents, Command, DeadManRecord, EngineInit, MarginLevels, OrderRecord, Outcome, Quote, Reject, Result, SymbolSpec,
+  UnixMs,
+} from './types.js';
 
 export class Engine {
   private readonly core: Core;
@@ -28,6 +32,10 @@ export class Engine {
 
   get shardId(): number {
     return this.core.ids.shardId;
+  }
+
+  get symbols(): readonly SymbolSpec[] {
+    return this.core.market.specs;
   }
 
   get accountCount(): number {
@@ -93,12 +101,41 @@ export class Engine {
     return this.core.market.quote(symbol);
   }
 
+  /** Floating profit of each open position of the account at the current quotes (null: cannot be priced yet), by ticket. */
+  floatingProfits(login: string): { readonly currency: string; readonly positions: readonly { readonly ticket: number; readonly symbol: string; readonly profit: Cents | null }[] } | null {
+    const a = this.core.accounts.get(login);
+    if (a === undefined) return null;
+    const positions = [...a.positions.values()].map((p) => ({ ticket: p.ticket, symbol: p.symbol, profit: floatingProfitCents(p, this.core.market, a.currency) }));
+    return { currency: a.currency, positions };
+  }
+
+  /** The margin-call and stop-out levels of the account's group. */
+  marginLevels(login: string): MarginLevels | null {
+    const a = this.core.accounts.get(login);
+    return a === undefined ? null : this.core.margins.of(a.group);
+  }
+
+  /** The earliest armed dead-man's deadline (the host watches it); null when none is armed. */
+  nextDeadlineMs(): UnixMs | null {
+    return this.core.deadMen.nextDeadlineMs();
+  }
+
+  /** Armed switches whose deadline is at or before nowMs, in a deterministic order. */
+  dueDeadMen(nowMs: UnixMs): DeadManRecord[] {
+    return this.core.deadMen.due(nowMs);
+  }
+
   private dispatch(tx: Tx, cmd: Command): Result | Reject {
     const core = this.core;
     switch (cmd.kind) {
       case 'place': return place(core, tx, cmd);
       case 'cancel': return cancel(core, tx, cmd);
       case 'replace': return replace(core, tx, cmd);
+      case 'amendPosition': return amendPosition(core, tx, cmd);
+      case 'cancelAll': return cancelAll(core, tx, cmd);
+      case 'closeAll': return closeAll(core, tx, cmd);
+      case 'armDeadMan': return armDeadMan(core, tx, cmd);
+      case 'fireDeadMan': return fireDeadMan(core, tx, cmd);
       case 'close': return close(core, tx, cmd);
       case 'closeWebhook': return closeWebhook(core, tx, cmd);
       case 'tick': return tick(core, tx, cmd);

@@ -7,11 +7,13 @@ import {
   MAX_CLIENT_ID_CHARS, optionalNameProblem, optionalPriceProblem, quoteProblem, type Problem, problem,
 } from './checks.js';
 import type { Core, Slot } from './core.js';
+import { DeadMen } from './deadman.js';
 import { IdAllocator, MAX_SHARDS } from './ids.js';
 import { Market } from './market.js';
 import { ClientIdMemory } from './retention.js';
+import { Exposure, MarginRules } from './stop-out.js';
 import { byClientIdAge, byNumericId, byString } from './snapshot.js';
-import type { AccountRecord, ClientIdRecord, EngineInit, HaltedKey, OrderRecord, PositionRecord, Quote } from './types.js';
+import type { AccountRecord, ClientIdRecord, DeadManRecord, EngineInit, HaltedKey, MarginLevels, MarginPolicy, OrderRecord, PositionRecord, Quote } from './types.js';
 
 /** DECISIONS: client ids are kept at least 24 hours. */
 export const MIN_CLIENT_ID_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -96,6 +98,7 @@ function loadPositions(core: Core, positions: readonly PositionRecord[]): void {
     if (account.positions.has(p.ticket)) fail(what, 'listed twice');
     core.ids.observe(p.ticket);
     account.positions.set(p.ticket, p);
+    core.exposure.opened(account, p);
     core.slots.get(p.symbol)?.book.putPosition(p);
   }
   for (const account of core.accounts.values()) {
@@ -131,6 +134,34 @@ function loadQuotes(core: Core, quotes: readonly Quote[]): void {
   }
 }
 
+function loadDeadMen(core: Core, deadMen: readonly DeadManRecord[]): void {
+  for (const d of deadMen) {
+    const what = `dead-man's switch of ${describe(d.login)}`;
+    if (!isName(d.keyId) || !isInt(d.deadlineMs) || typeof d.closePositions !== 'boolean') fail(what, 'needs keyId, deadlineMs and closePositions');
+    ownerOf(core, what, d.login);
+    if (core.deadMen.get(d.login, d.keyId) !== undefined) fail(what, `listed twice for key ${d.keyId}`);
+    core.deadMen.set({ login: d.login, keyId: d.keyId, deadlineMs: d.deadlineMs, closePositions: d.closePositions });
+  }
+}
+
+function levelsProblem(l: MarginLevels): string | null {
+  const percent = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+  if (!percent(l.marginCallPercent) || !percent(l.stopOutPercent)) return 'marginCallPercent and stopOutPercent must be non-negative numbers';
+  return l.stopOutPercent > l.marginCallPercent && l.marginCallPercent > 0 ? 'stopOutPercent must not exceed marginCallPercent' : null;
+}
+
+function marginRules(policy: MarginPolicy | undefined): MarginRules {
+  if (policy === undefined) return new MarginRules(null);
+  if (!isRecord(policy) || !isRecord(policy.defaults)) fail('marginPolicy', 'must be {defaults, groups}');
+  const defaults = levelsProblem(policy.defaults);
+  if (defaults !== null) fail('marginPolicy defaults', defaults);
+  for (const g of objects(policy.groups, 'marginPolicy groups')) {
+    const p = typeof g.group === 'string' ? levelsProblem(g) : 'group must be a string';
+    if (p !== null) fail(`marginPolicy group ${describe(g.group)}`, p);
+  }
+  return new MarginRules(policy);
+}
+
 /** The list, once every entry is known to be an object (so sorting cannot throw). */
 function objects<T>(list: readonly T[] | undefined, what: string): readonly T[] {
   if (list === undefined) return [];
@@ -153,6 +184,7 @@ export function loadCore(init: EngineInit): Core {
   const core: Core = {
     market, slots, accounts: new Map(), ids: new IdAllocator(init.shardId, init.idCounter),
     clientIds: new ClientIdMemory(init.clientIdRetentionMs),
+    deadMen: new DeadMen(), margins: marginRules(init.marginPolicy), exposure: new Exposure(market),
   };
   for (const a of [...objects(init.accounts, 'accounts')].sort((x, y) => byString(x.login, y.login))) {
     const p = accountProblem(a);
@@ -164,5 +196,6 @@ export function loadCore(init: EngineInit): Core {
   loadOrders(core, objects(init.pendingOrders, 'pendingOrders'), objects(init.recentOrders, 'recentOrders'));
   loadPositions(core, objects(init.positions, 'positions'));
   loadMemory(core, objects(init.clientIds, 'clientIds'), objects(init.haltedKeys, 'haltedKeys'));
+  loadDeadMen(core, objects(init.deadMen, 'deadMen'));
   return core;
 }

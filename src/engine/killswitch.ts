@@ -4,11 +4,11 @@
 // halt, only refuses trading calls ("while it is active, trading calls fail"): it flattens nothing.
 import { accountOrReject, DONE, isReject, type Core } from './core.js';
 import { cancelPending } from './orders.js';
-import { closePosition, type CloseFailure } from './positions.js';
+import { closeEach } from './positions.js';
 import type { Tx } from './tx.js';
-import { KILLABLE_SOURCES, type CloseResult, type DoneResult, type KillSwitchResult, type OrderRecord, type Reject, type SetKeyHalt, type SetKillSwitch } from './types.js';
+import { KILLABLE_SOURCES, type CloseManyResult, type DoneResult, type KillSwitchResult, type OrderRecord, type Reject, type SetKeyHalt, type SetKillSwitch } from './types.js';
 
-const KILL_SWITCH_REASON = 'kill_switch';
+const NOTHING_CLOSED: CloseManyResult = { ok: true, kind: 'closeMany', closed: [], failed: [] };
 
 export function killSwitch(core: Core, tx: Tx, cmd: SetKillSwitch): KillSwitchResult | Reject {
   const account = accountOrReject(core, cmd.login);
@@ -17,22 +17,15 @@ export function killSwitch(core: Core, tx: Tx, cmd: SetKillSwitch): KillSwitchRe
   if (cmd.scope === 'user') account.userHalted = cmd.active;
   else account.accountHalted = cmd.active;
   if (flagChanged) tx.touch(account);
-  const closed: CloseResult[] = [];
   const cancelled: OrderRecord[] = [];
-  const failed: CloseFailure[] = [];
+  let closing = NOTHING_CLOSED;
   if (cmd.active && cmd.scope === 'user') {
-    for (const position of [...account.positions.values()]) {
-      if (!KILLABLE_SOURCES.has(position.source)) continue;
-      const result = closePosition(core, tx, account, position, position.volume, 'kill_switch');
-      if (isReject(result)) failed.push({ ticket: position.ticket, reject: result });
-      else closed.push(result);
-    }
+    closing = closeEach(core, tx, account, [...account.positions.values()].filter((p) => KILLABLE_SOURCES.has(p.source)), 'kill_switch');
     for (const order of [...account.pending.values()]) {
-      if (order.source === 'manual') continue;
-      cancelled.push(cancelPending(core, tx, account, order, KILL_SWITCH_REASON));
+      if (order.source !== 'manual') cancelled.push(cancelPending(core, tx, account, order, 'kill_switch'));
     }
   }
-  return { ok: true, kind: 'killSwitch', login: account.login, closed, cancelled, failed };
+  return { ok: true, kind: 'killSwitch', login: account.login, closed: closing.closed, cancelled, failed: closing.failed };
 }
 
 export function keyHalt(core: Core, tx: Tx, cmd: SetKeyHalt): DoneResult | Reject {

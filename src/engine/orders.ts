@@ -4,13 +4,13 @@ import { isReject, tradingAccount, type Core, type Slot } from './core.js';
 import { formatLots, formatMoney, formatPrice } from './format.js';
 import type { MarketSymbol } from './market.js';
 import { floatingCents, floatingChanged } from './floating.js';
-import { entryPrice, marginCents, marginCurrency } from './money.js';
+import { entryPrice, exitPrice, marginCents, marginCurrency, marginLevel, profitCents } from './money.js';
 import { badRequest, duplicateClientId, invalidOrder, marketClosed, notFound } from './rejects.js';
 import { sizedVolume } from './sizing.js';
 import type { Tx } from './tx.js';
 import type {
-  CancelOrder, CancelResult, Cents, Centilots, OrderRecord, OrderType, PlaceOrder, PlaceResult, PositionRecord, Quote,
-  Reject, ReplaceOrder, ReplaceResult, Side, Ticks,
+  CancelAllOrders, CancelManyResult, CancelOrder, CancelReason, CancelResult, Cents, Centilots, FieldChange, LevelEdit, OrderRecord, OrderType,
+  PlaceOrder, PlaceResult, PositionRecord, Quote, Reject, ReplaceOrder, ReplaceResult, Side, Ticks,
 } from './types.js';
 
 /** Limit buy below ask, stop buy above ask, limit sell above bid, stop sell below bid. */
@@ -23,7 +23,7 @@ function pendingPriceReject(side: Side, type: OrderType, price: Ticks, quote: Qu
 }
 
 /** SL on the losing side and TP on the winning side of the reference price. */
-function levelsReject(side: Side, ref: Ticks, sl: Ticks | null, tp: Ticks | null, sym: MarketSymbol): Reject | null {
+export function levelsReject(side: Side, ref: Ticks, sl: Ticks | null, tp: Ticks | null, sym: MarketSymbol): Reject | null {
   const sign = side === 'buy' ? 1 : -1;
   const digits = sym.spec.digits;
   if (sl !== null && sign * (ref - sl) <= 0) {
@@ -44,8 +44,11 @@ function equityCents(core: Core, account: AccountState): Cents {
   return account.positions.size === 0 ? account.balance : account.balance + floatingCents(core, account);
 }
 
-/** The margin `volume` at `price` would hold, if the account can convert it and has the free margin. */
-function marginFor(core: Core, account: AccountState, sym: MarketSymbol, volume: Centilots, price: Ticks): Cents | Reject {
+/**
+ * The margin `volume` at `price` would hold, if the account can convert it, has the free margin,
+ * and would not be stopped out at once by the position (its spread counted at the current quote).
+ */
+function marginFor(core: Core, account: AccountState, sym: MarketSymbol, side: Side, volume: Centilots, price: Ticks): Cents | Reject {
   const routes = core.market.routesFor(sym, account.currency);
   const rate = routes.margin === null ? null : core.market.rate(routes.margin);
   // Closing converts profit from the quote currency: refuse now what could not be closed later.
@@ -55,9 +58,20 @@ function marginFor(core: Core, account: AccountState, sym: MarketSymbol, volume:
     return invalidOrder('symbol', `no conversion rate from ${from} to ${account.currency} for ${sym.spec.name}`);
   }
   const margin = marginCents(sym, volume, price, account.leverage, rate);
-  const free = equityCents(core, account) - account.margin;
-  if (margin <= free) return margin;
-  return invalidOrder('volume', `insufficient free margin: ${formatLots(volume)} of ${sym.spec.name} needs ${formatMoney(margin, account.currency)}, free margin is ${formatMoney(free, account.currency)}`);
+  const equity = equityCents(core, account);
+  const free = equity - account.margin;
+  if (margin > free) {
+    return invalidOrder('volume', `insufficient free margin: ${formatLots(volume)} of ${sym.spec.name} needs ${formatMoney(margin, account.currency)}, free margin is ${formatMoney(free, account.currency)}`);
+  }
+  const stopOut = core.margins.of(account.group).stopOutPercent;
+  const quote = sym.quote;
+  if (stopOut === 0 || quote === null) return margin;
+  const opened = profitCents(sym, side, price, exitPrice(side, quote), volume, profitRate);
+  const level = marginLevel(equity + opened, account.margin + margin);
+  if (level < stopOut) {
+    return invalidOrder('volume', `${formatLots(volume)} of ${sym.spec.name} would take the margin level to ${level}%, below the stop-out level ${stopOut}% of group ${account.group}`);
+  }
+  return margin;
 }
 
 /** Opens the position of a filled order (`ticket` is `filled.ticket`) and books both. */
@@ -69,6 +83,7 @@ function openPosition(core: Core, tx: Tx, account: AccountState, slot: Slot, fil
   };
   account.margin += margin;
   account.positions.set(ticket, position);
+  core.exposure.opened(account, position);
   floatingChanged(core, account, null, position);
   slot.book.putPosition(position);
   account.settle(filled);
@@ -104,7 +119,7 @@ export function place(core: Core, tx: Tx, cmd: PlaceOrder): PlaceResult | Reject
   if (isReject(volume)) return volume;
   const volumeProblem = volumeReject(volume, sym);
   if (volumeProblem !== null) return volumeProblem;
-  const margin = marginFor(core, account, sym, volume, ref);
+  const margin = marginFor(core, account, sym, cmd.side, volume, ref);
   if (isReject(margin)) return margin;
 
   const id = String(core.ids.next());
@@ -144,8 +159,23 @@ function pendingOrReject(account: AccountState, id: string, verb: 'cancelled' | 
   return settled === undefined ? notFound(`order ${id} not found`) : tooLate(settled, verb);
 }
 
+/** The level an edit leaves. */
+export function editedLevel(current: Ticks | null, edit: LevelEdit | undefined): Ticks | null {
+  if (edit === undefined || edit === 'keep') return current;
+  return edit === 'remove' ? null : edit;
+}
+
+/** The fields whose value differs, in a fixed order. */
+export function changesOf(before: Readonly<Record<FieldChange['field'], number | null>>, after: Readonly<Record<FieldChange['field'], number | null>>): FieldChange[] {
+  const changes: FieldChange[] = [];
+  for (const field of ['price', 'volume', 'sl', 'tp'] as const) {
+    if (before[field] !== after[field]) changes.push({ field, from: before[field], to: after[field] });
+  }
+  return changes;
+}
+
 /** Cancels a pending order; `reason` is set when the platform (not the client) cancels it. */
-export function cancelPending(core: Core, tx: Tx, account: AccountState, order: OrderRecord, reason: string | null): OrderRecord {
+export function cancelPending(core: Core, tx: Tx, account: AccountState, order: OrderRecord, reason: CancelReason | null): OrderRecord {
   const cancelled: OrderRecord = { ...order, status: 'cancelled', closedAt: tx.nowMs, reason };
   core.slots.get(order.symbol)?.book.orders.delete(order.id);
   account.settle(cancelled);
@@ -161,28 +191,51 @@ export function cancel(core: Core, tx: Tx, cmd: CancelOrder): CancelResult | Rej
   return { ok: true, kind: 'cancel', order: cancelPending(core, tx, account, order, null) };
 }
 
-/** FIX G: a pending order's price and/or volume, validated as a new placement would be. */
+/**
+ * Amends a pending order (REST PATCH, FIX G): price, volume, SL and TP, validated as a new
+ * placement would be. A market order is never pending: asking to move its price names the field.
+ */
 export function replace(core: Core, tx: Tx, cmd: ReplaceOrder): ReplaceResult | Reject {
   const account = tradingAccount(core, cmd.login, cmd.source, cmd.keyId);
   if (isReject(account)) return account;
   const order = pendingOrReject(account, cmd.orderId, 'replaced');
-  if (isReject(order)) return order;
+  if (isReject(order)) {
+    if (order.order?.type === 'market' && cmd.price !== null) {
+      return { ...invalidOrder('price', `order ${cmd.orderId} is a market order: it has no price to amend`), order: order.order };
+    }
+    return order;
+  }
   const slot = core.slots.get(order.symbol);
   const quote = slot?.sym.quote ?? null;
   if (slot === undefined || quote === null) return marketClosed(`no quote for ${order.symbol} yet`);
   const price = cmd.price ?? order.price;
   const volume = cmd.volume ?? order.volume;
+  const sl = editedLevel(order.sl, cmd.sl);
+  const tp = editedLevel(order.tp, cmd.tp);
   const problem = pendingPriceReject(order.side, order.type, price, quote, slot.sym)
-    ?? levelsReject(order.side, price, order.sl, order.tp, slot.sym)
+    ?? levelsReject(order.side, price, sl, tp, slot.sym)
     ?? volumeReject(volume, slot.sym);
   if (problem !== null) return problem;
-  const margin = marginFor(core, account, slot.sym, volume, price);
+  const margin = marginFor(core, account, slot.sym, order.side, volume, price);
   if (isReject(margin)) return margin;
-  const replaced: OrderRecord = { ...order, price, requestedPrice: price, volume };
+  const replaced: OrderRecord = { ...order, price, requestedPrice: price, volume, sl, tp };
   account.pending.set(order.id, replaced);
   slot.book.putOrder(replaced);
-  tx.order(account, replaced);
-  return { ok: true, kind: 'replace', order: replaced };
+  const amended = changesOf(order, replaced);
+  tx.orderAmended(account, replaced, amended);
+  return { ok: true, kind: 'replace', order: replaced, amended };
+}
+
+/** Cancels the account's pending orders (of one symbol, when given), oldest first. */
+export function cancelAll(core: Core, tx: Tx, cmd: CancelAllOrders): CancelManyResult | Reject {
+  const account = tradingAccount(core, cmd.login, cmd.source, cmd.keyId);
+  if (isReject(account)) return account;
+  if (cmd.symbol !== null && !core.slots.has(cmd.symbol)) return badRequest('symbol', `unknown symbol ${cmd.symbol}`);
+  const cancelled: OrderRecord[] = [];
+  for (const order of [...account.pending.values()]) {
+    if (cmd.symbol === null || order.symbol === cmd.symbol) cancelled.push(cancelPending(core, tx, account, order, null));
+  }
+  return { ok: true, kind: 'cancelMany', cancelled };
 }
 
 /** A triggered pending order fills at the tick's price, or is rejected when the margin check fails. */
@@ -191,7 +244,7 @@ export function fillTriggered(core: Core, tx: Tx, slot: Slot, order: OrderRecord
   slot.book.orders.delete(order.id);
   if (account === undefined) return;
   const price = entryPrice(order.side, quote);
-  const margin = marginFor(core, account, slot.sym, order.volume, price);
+  const margin = marginFor(core, account, slot.sym, order.side, order.volume, price);
   if (isReject(margin)) {
     const rejected: OrderRecord = { ...order, status: 'rejected', closedAt: tx.nowMs, reason: margin.message };
     account.settle(rejected);

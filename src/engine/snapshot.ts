@@ -30,6 +30,7 @@ export function snapshotCore(core: Core): EngineInit {
     clientIds.push(...a.clientIds.values());
     for (const keyId of [...a.haltedKeys].sort(byString)) haltedKeys.push({ login: a.login, keyId });
   }
+  const deadMen = [...core.deadMen.all()].sort((a, b) => byString(a.login, b.login) || byString(a.keyId, b.keyId));
   const quotes: Quote[] = [];
   for (const slot of core.slots.values()) if (slot.sym.quote !== null) quotes.push(slot.sym.quote);
   return {
@@ -44,5 +45,7 @@ export function snapshotCore(core: Core): EngineInit {
     haltedKeys,
     quotes,
     clientIdRetentionMs: core.clientIds.retentionMs,
+    deadMen,
+    ...(core.margins.policy === null ? {} : { marginPolicy: core.margins.policy }),
   };
 }

@@ -1,9 +1,11 @@
 // A tick moves the quote and, while the symbol's session is open at `nowMs` (the shard's clock, not
 // the quote's own ts), fires SL/TP and then pending orders, SL/TP first so their freed margin counts.
-// Positions opened by this tick's fills are first checked on the next tick.
+// Positions opened by this tick's fills are first checked on the next tick. Then stop-out, on the
+// prices the tick left.
 import { DONE, isReject, type Core } from './core.js';
 import { fillTriggered } from './orders.js';
 import { closePosition } from './positions.js';
+import { stopOut } from './stop-out.js';
 import { badRequest } from './rejects.js';
 import type { Tx } from './tx.js';
 import type { DoneResult, Quote, Reject, Tick } from './types.js';
@@ -23,5 +25,6 @@ export function tick(core: Core, tx: Tx, cmd: Tick): DoneResult | Reject {
     if (isReject(result)) slot.book.putPosition(position);
   }
   for (const order of slot.book.triggeredOrders(quote)) fillTriggered(core, tx, slot, order, quote);
+  stopOut(core, tx, quote.symbol);
   return DONE;
 }

@@ -2,8 +2,8 @@
 // host must persist (Outcome). Arrays are created only when something lands in them.
 import type { AccountState } from './account.js';
 import type {
-  AccountRecord, CloseReason, Cents, Centilots, ClientIdRecord, EngineEvent, HaltedKey, OrderRecord, Outcome, PositionRecord,
-  PositionStatus, Reject, Result, Ticks, UnixMs,
+  AccountRecord, CloseReason, Cents, Centilots, ClientIdRecord, DeadManChange, EngineEvent, FieldChange, HaltedKey, OrderRecord, Outcome,
+  PositionRecord, PositionStatus, Reject, Result, Ticks, UnixMs,
 } from './types.js';
 
 const NONE: readonly never[] = Object.freeze([]);
@@ -24,6 +24,7 @@ export class Tx {
   private closedTickets: number[] | null = null;
   private clientIds: ClientIdRecord[] | null = null;
   private keyHalts: (HaltedKey & { readonly active: boolean })[] | null = null;
+  private deadMen: DeadManChange[] | null = null;
 
   constructor(readonly nowMs: UnixMs, private readonly commandNo: number) {}
 
@@ -39,6 +40,24 @@ export class Tx {
     account.seq += 1;
     this.events = add(this.events, { type: 'order', seq: account.seq, ts: this.nowMs, order });
     this.orders = add(this.orders, order);
+    this.touch(account);
+  }
+
+  /** A pending order's new state after an amend. */
+  orderAmended(account: AccountState, order: OrderRecord, amended: readonly FieldChange[]): void {
+    account.seq += 1;
+    this.events = add(this.events, { type: 'order', seq: account.seq, ts: this.nowMs, order, amended });
+    this.orders = add(this.orders, order);
+    this.touch(account);
+  }
+
+  /** An open position's new SL/TP. */
+  positionAmended(account: AccountState, position: PositionRecord, amended: readonly FieldChange[]): void {
+    account.seq += 1;
+    this.events = add(this.events, {
+      type: 'position', seq: account.seq, ts: this.nowMs, status: 'open', position, reason: null, closePrice: null, closedVolume: null, profit: null, amended,
+    });
+    this.positions = add(this.positions, position);
     this.touch(account);
   }
 
@@ -67,6 +86,10 @@ export class Tx {
     this.keyHalts = add(this.keyHalts, { login, keyId, active });
   }
 
+  deadMan(change: DeadManChange): void {
+    this.deadMen = add(this.deadMen, change);
+  }
+
   outcome(result: Result | Reject): Outcome {
     return {
       result,
@@ -77,6 +100,7 @@ export class Tx {
       closedTickets: this.closedTickets ?? NONE,
       clientIds: this.clientIds ?? NONE,
       keyHalts: this.keyHalts ?? NONE,
+      deadMen: this.deadMen ?? NONE,
     };
   }
 

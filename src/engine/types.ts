@@ -88,7 +88,9 @@ export interface OrderRecord {
 }
 
 export type PositionStatus = 'open' | 'partially_closed' | 'closed';
-export type CloseReason = 'client' | 'sl' | 'tp' | 'kill_switch' | 'webhook';
+export type CloseReason = 'client' | 'sl' | 'tp' | 'kill_switch' | 'webhook' | 'dead_man' | 'stop_out';
+/** Why the platform cancelled a pending order (OrderRecord.reason). */
+export type CancelReason = 'kill_switch' | 'dead_man';
 
 export interface PositionRecord {
   readonly ticket: number;
@@ -138,16 +140,84 @@ export interface PlaceOrder {
 
 export interface CancelOrder { readonly kind: 'cancel'; readonly login: string; readonly orderId: string; readonly source: Source; readonly keyId: string | null }
 
-/** FIX OrderCancelReplaceRequest: a pending order's price and/or volume. */
+/** A stop-loss or take-profit edit: leave it, remove it, or set it to a price. */
+export type LevelEdit = 'keep' | 'remove' | Ticks;
+
+/**
+ * Amends a pending order (REST PATCH, FIX G): price and volume (null keeps them), SL and TP.
+ * Absent sl/tp keep theirs: FIX G changes neither, and journals written before amends existed
+ * hold replaces without them.
+ */
 export interface ReplaceOrder {
   readonly kind: 'replace';
   readonly login: string;
   readonly orderId: string;
   readonly price: Ticks | null;
   readonly volume: Centilots | null;
+  readonly sl?: LevelEdit;
+  readonly tp?: LevelEdit;
   readonly source: Source;
   readonly keyId: string | null;
 }
+
+/** Amends an open position's SL and TP (REST PATCH /positions/{ticket}). */
+export interface AmendPosition {
+  readonly kind: 'amendPosition';
+  readonly login: string;
+  readonly ticket: number;
+  readonly sl: LevelEdit;
+  readonly tp: LevelEdit;
+  readonly source: Source;
+  readonly keyId: string | null;
+}
+
+/** Cancels every pending order of the account (of one symbol, when given): REST DELETE /orders, FIX q. */
+export interface CancelAllOrders {
+  readonly kind: 'cancelAll';
+  readonly login: string;
+  readonly symbol: string | null;
+  readonly source: Source;
+  readonly keyId: string | null;
+}
+
+/** Closes every open position of the account (of one symbol, when given): REST DELETE /positions. */
+export interface CloseAllPositions {
+  readonly kind: 'closeAll';
+  readonly login: string;
+  readonly symbol: string | null;
+  readonly source: Source;
+  readonly keyId: string | null;
+}
+
+/**
+ * The dead-man's switch of one API key on one account ("cancel all after"): every call re-arms it
+ * to nowMs + timeoutMs; 0 disarms it. The deadline is engine state (journaled, checkpointed); the
+ * host watches the clock and sends fireDeadMan once it passes.
+ */
+export interface ArmDeadMan {
+  readonly kind: 'armDeadMan';
+  readonly login: string;
+  readonly keyId: string;
+  readonly timeoutMs: number;
+  /** Also close the key's API positions when it fires. */
+  readonly closePositions: boolean;
+}
+
+/**
+ * Fires a key's dead-man's switch: cancels the account's pending orders placed through the key
+ * and, with closePositions, closes the key's API positions. `deadline`: only when an armed
+ * deadline has passed at nowMs (its closePositions applies, and it disarms); `disconnect`: the
+ * key's connection (stream or FIX session) that asked for it dropped, with its own closePositions.
+ */
+export interface FireDeadMan {
+  readonly kind: 'fireDeadMan';
+  readonly login: string;
+  readonly keyId: string;
+  readonly cause: DeadManCause;
+  readonly closePositions: boolean;
+}
+
+export type DeadManCause = 'deadline' | 'disconnect';
 
 export interface ClosePosition {
   readonly kind: 'close';
@@ -188,7 +258,8 @@ export interface UpsertAccount {
 }
 
 export type Command =
-  | PlaceOrder | CancelOrder | ReplaceOrder | ClosePosition | CloseWebhookPositions
+  | PlaceOrder | CancelOrder | ReplaceOrder | AmendPosition | ClosePosition | CloseWebhookPositions
+  | CancelAllOrders | CloseAllPositions | ArmDeadMan | FireDeadMan
   | Tick | SetKillSwitch | SetKeyHalt | UpsertAccount;
 
 // ---------------------------------------------------------------------------------------------
@@ -218,7 +289,21 @@ export interface Reject {
 // ---------------------------------------------------------------------------------------------
 // Events: every order and position change, numbered per account (`seq`), journaled and streamed.
 
-export interface OrderEvent { readonly type: 'order'; readonly seq: number; readonly ts: UnixMs; readonly order: OrderRecord }
+/** One field an amend changed, in engine units (ticks, centilots); null: no SL/TP. */
+export interface FieldChange {
+  readonly field: 'price' | 'volume' | 'sl' | 'tp';
+  readonly from: number | null;
+  readonly to: number | null;
+}
+
+export interface OrderEvent {
+  readonly type: 'order';
+  readonly seq: number;
+  readonly ts: UnixMs;
+  readonly order: OrderRecord;
+  /** Present on an amend (REST PATCH, FIX G): what changed. */
+  readonly amended?: readonly FieldChange[];
+}
 
 export interface PositionEvent {
   readonly type: 'position';
@@ -233,6 +318,8 @@ export interface PositionEvent {
   readonly closedVolume: Centilots | null;
   /** Realised profit of this close, account cents. */
   readonly profit: Cents | null;
+  /** Present on an SL/TP amend (status open or partially_closed, as the position stands): what changed. */
+  readonly amended?: readonly FieldChange[];
 }
 
 export type EngineEvent = OrderEvent | PositionEvent;
@@ -242,7 +329,7 @@ export type EngineEvent = OrderEvent | PositionEvent;
 
 export interface PlaceResult { readonly ok: true; readonly kind: 'place'; readonly order: OrderRecord; readonly position: PositionRecord | null }
 export interface CancelResult { readonly ok: true; readonly kind: 'cancel'; readonly order: OrderRecord }
-export interface ReplaceResult { readonly ok: true; readonly kind: 'replace'; readonly order: OrderRecord }
+export interface ReplaceResult { readonly ok: true; readonly kind: 'replace'; readonly order: OrderRecord; readonly amended: readonly FieldChange[] }
 /** A close says all a report needs of it, so no caller has to find its event. */
 export interface CloseResult {
   readonly ok: true;
@@ -270,8 +357,31 @@ export interface KillSwitchResult {
   readonly failed: readonly { readonly ticket: number; readonly reject: Reject }[];
 }
 export interface DoneResult { readonly ok: true; readonly kind: 'done' }
+export interface AmendPositionResult { readonly ok: true; readonly kind: 'amendPosition'; readonly position: PositionRecord; readonly amended: readonly FieldChange[] }
+/** Cancel-all: the orders it cancelled, as they are now (a pending order always cancels). */
+export interface CancelManyResult { readonly ok: true; readonly kind: 'cancelMany'; readonly cancelled: readonly OrderRecord[] }
+export interface DeadManResult {
+  readonly ok: true;
+  readonly kind: 'deadMan';
+  readonly login: string;
+  readonly keyId: string;
+  /** The switch as it stands now; null: disarmed. */
+  readonly armed: DeadManRecord | null;
+}
+export interface DeadManFiredResult {
+  readonly ok: true;
+  readonly kind: 'deadManFired';
+  readonly login: string;
+  readonly keyId: string;
+  readonly cause: DeadManCause;
+  readonly cancelled: readonly OrderRecord[];
+  readonly closed: readonly CloseResult[];
+  readonly failed: readonly { readonly ticket: number; readonly reject: Reject }[];
+}
 
-export type Result = PlaceResult | CancelResult | ReplaceResult | CloseResult | CloseManyResult | KillSwitchResult | DoneResult;
+export type Result =
+  | PlaceResult | CancelResult | ReplaceResult | AmendPositionResult | CloseResult | CloseManyResult | CancelManyResult
+  | KillSwitchResult | DeadManResult | DeadManFiredResult | DoneResult;
 
 /** What applying one command produced. */
 export interface Outcome {
@@ -288,6 +398,8 @@ export interface Outcome {
   readonly clientIds: readonly ClientIdRecord[];
   /** Key halts set (`active`) or cleared by this command. */
   readonly keyHalts: readonly (HaltedKey & { readonly active: boolean })[];
+  /** Dead-man's switches armed (the new deadline) or disarmed (fired, or timeout 0) by this command. */
+  readonly deadMen: readonly DeadManChange[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -298,6 +410,31 @@ export interface ClientIdRecord { readonly login: string; readonly clientId: str
 
 /** A key-level kill switch that is set. */
 export interface HaltedKey { readonly login: string; readonly keyId: string }
+
+/** An armed dead-man's switch: it fires once nowMs reaches deadlineMs. */
+export interface DeadManRecord {
+  readonly login: string;
+  readonly keyId: string;
+  readonly deadlineMs: UnixMs;
+  readonly closePositions: boolean;
+}
+
+export type DeadManChange =
+  | { readonly t: 'armed'; readonly deadMan: DeadManRecord }
+  | { readonly t: 'disarmed'; readonly login: string; readonly keyId: string };
+
+/** Margin-call and stop-out levels of an account group, margin level percent (equity / margin × 100). */
+export interface MarginLevels {
+  readonly marginCallPercent: number;
+  /** Positions are closed, most losing first, while the margin level is below it; 0: never. */
+  readonly stopOutPercent: number;
+}
+
+/** Levels per account group, and for every group not listed. */
+export interface MarginPolicy {
+  readonly defaults: MarginLevels;
+  readonly groups: readonly (MarginLevels & { readonly group: string })[];
+}
 
 /** What an Engine starts from; `Engine.snapshot()` returns the same shape, canonically ordered. */
 export interface EngineInit {
@@ -322,6 +459,10 @@ export interface EngineInit {
   readonly quotes: readonly Quote[];
   /** How long client ids are remembered; DECISIONS: at least 24 h. */
   readonly clientIdRetentionMs: number;
+  /** Armed dead-man's switches. Absent = none. */
+  readonly deadMen?: readonly DeadManRecord[];
+  /** Stop-out levels per account group. Absent = no stop-out. */
+  readonly marginPolicy?: MarginPolicy;
 }
 
 /** One account as a query sees it. */

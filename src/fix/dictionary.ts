@@ -36,6 +36,9 @@ export const Tag = {
   PosMaintRptID: 721, TotalNumPosReports: 727, UnsolicitedIndicator: 325, PosReqResult: 728,
   PosReqStatus: 729, SettlPrice: 730, SettlPriceType: 731, PriorSettlPrice: 734, NoPositions: 702,
   PosType: 703, LongQty: 704, ShortQty: 705, NoPosAmt: 753, PosAmtType: 707, PosAmt: 708,
+  // Order status and mass cancel
+  OrdStatusReqID: 790, MassCancelRequestType: 530, MassCancelResponse: 531, MassCancelRejectReason: 532,
+  TotalAffectedOrders: 533, NoAffectedOrders: 534, AffectedOrderID: 535, AffectedSecondaryOrderID: 536,
 } as const;
 
 const TAG_NAMES = new Map<number, string>(Object.entries(Tag).map(([name, tag]) => [tag, name]));
@@ -68,6 +71,7 @@ export const MsgType = {
   OrderCancelRequest: 'F', OrderCancelReplaceRequest: 'G', MarketDataRequest: 'V',
   MarketDataSnapshotFullRefresh: 'W', MarketDataRequestReject: 'Y', BusinessMessageReject: 'j',
   RequestForPositions: 'AN', RequestForPositionsAck: 'AO', PositionReport: 'AP',
+  OrderStatusRequest: 'H', OrderMassCancelRequest: 'q', OrderMassCancelReport: 'r',
 } as const;
 
 /** Every MsgType FIX 4.4 defines: one outside it is 373=11, one inside but unsupported is j 380=3. */
@@ -164,6 +168,24 @@ export const MDReqRejReason = {
   UnsupportedScope: 'A', UnsupportedOpenCloseSettlFlag: 'B', UnsupportedMDImplicitDelete: 'C',
 } as const;
 export type MDReqRejReasonValue = ValueOf<typeof MDReqRejReason>;
+
+export const MassCancelRequestType = {
+  CancelOrdersForASecurity: '1', CancelOrdersForAnUnderlyingSecurity: '2', CancelOrdersForAProduct: '3',
+  CancelOrdersForACfiCode: '4', CancelOrdersForASecurityType: '5', CancelOrdersForATradingSession: '6', CancelAllOrders: '7',
+} as const;
+export type MassCancelRequestTypeValue = ValueOf<typeof MassCancelRequestType>;
+
+export const MassCancelResponse = {
+  CancelRequestRejected: '0', CancelOrdersForASecurity: '1', CancelOrdersForAnUnderlyingSecurity: '2', CancelOrdersForAProduct: '3',
+  CancelOrdersForACfiCode: '4', CancelOrdersForASecurityType: '5', CancelOrdersForATradingSession: '6', CancelAllOrders: '7',
+} as const;
+export type MassCancelResponseValue = ValueOf<typeof MassCancelResponse>;
+
+export const MassCancelRejectReason = {
+  MassCancelNotSupported: '0', InvalidOrUnknownSecurity: '1', InvalidOrUnknownUnderlying: '2', InvalidOrUnknownProduct: '3',
+  InvalidOrUnknownCfiCode: '4', InvalidOrUnknownSecurityType: '5', InvalidOrUnknownTradingSession: '6', Other: '99',
+} as const;
+export type MassCancelRejectReasonValue = ValueOf<typeof MassCancelRejectReason>;
 
 export const SubscriptionRequestType = { Snapshot: '0', SnapshotPlusUpdates: '1', Unsubscribe: '2' } as const;
 export type SubscriptionRequestTypeValue = ValueOf<typeof SubscriptionRequestType>;

@@ -49,6 +49,7 @@ async function main(): Promise<void> {
   const deps: AppDeps = {
     shards, quotes: new BoardQuotes(board), keys: new StoreKeys(store, box), symbols,
     senderPrefix: data.fix.sender_prefix, hours: compileSession(data.fix.session), hoursText: hoursText(data.fix.session),
+    cancelOnDisconnect: data.fix.cancel_on_disconnect,
   };
   const gateway = new FixGateway(deps, Date.now, log, new FixCounters(data.counters));
   shards.connect(gateway);

@@ -1,7 +1,10 @@
 // Engine records as the JSON the spec promises: decimal prices and lots, ISO 8601 UTC times with
 // milliseconds. Integers are divided by powers of ten only here, at the edge; an integer divided
 // by 10^d is the double nearest the decimal, which JSON prints as that decimal.
-import type { AccountMetrics, AccountRecord, Cents, CloseResult, OrderRecord, PositionRecord, SymbolSpec, UnixMs } from '../engine/types.js';
+import type {
+  AccountMetrics, AccountRecord, Cents, CloseManyResult, CloseResult, FieldChange, OrderRecord, PositionRecord, SymbolSpec, UnixMs,
+} from '../engine/types.js';
+import { HTTP_STATUS } from './errors.js';
 import { centilotsToLots as lots, fromTicks } from '../market/ticks.js';
 
 export const money = (cents: Cents): number => cents / 100;
@@ -51,8 +54,41 @@ export function orderJson(o: OrderRecord, symbol: SymbolSpec): OrderJson {
   return out;
 }
 
+/** An amend's changes in wire units: prices in the symbol's decimals, volume in lots. */
+export interface ChangeJson { field: FieldChange['field']; from: number | null; to: number | null }
+
+export function amendedJson(changes: readonly FieldChange[], symbol: SymbolSpec): ChangeJson[] {
+  const unit = (field: FieldChange['field'], v: number | null): number | null => {
+    if (v === null) return null;
+    return field === 'volume' ? lots(v) : fromTicks(v, symbol.digits);
+  };
+  return changes.map((c) => ({ field: c.field, from: unit(c.field, c.from), to: unit(c.field, c.to) }));
+}
+
 export function closeJson(r: CloseResult, symbol: SymbolSpec): { ticket: number; status: string; close_price: number; profit: number; volume: number } {
   return { ticket: r.ticket, status: r.status, close_price: fromTicks(r.closePrice, symbol.digits), profit: money(r.profit), volume: lots(r.volume) };
+}
+
+/** One position of a close-all: how it closed, or why it could not. */
+export type CloseItemJson =
+  | { ticket: number; symbol: string; status: 'closed'; close_price: number; profit: number; volume: number }
+  | { ticket: number; symbol: string; status: 'failed'; error: { code: number; name: string; message: string; field?: string } };
+
+export function closeManyJson(r: CloseManyResult, symbols: ReadonlyMap<string, SymbolSpec>, symbolOfTicket: (ticket: number) => string): CloseItemJson[] {
+  const spec = (name: string): SymbolSpec => {
+    const s = symbols.get(name);
+    if (s === undefined) throw new Error(`position on unconfigured symbol ${name}`);
+    return s;
+  };
+  const closed: CloseItemJson[] = r.closed.map((c) => ({
+    ticket: c.ticket, symbol: c.symbol, status: 'closed', close_price: fromTicks(c.closePrice, spec(c.symbol).digits), profit: money(c.profit), volume: lots(c.closedVolume),
+  }));
+  const failed: CloseItemJson[] = r.failed.map(({ ticket, reject }) => {
+    const error: { code: number; name: string; message: string; field?: string } = { code: HTTP_STATUS[reject.name], name: reject.name, message: reject.message };
+    if (reject.field !== undefined) error.field = reject.field;
+    return { ticket, symbol: symbolOfTicket(ticket), status: 'failed', error };
+  });
+  return [...closed, ...failed].sort((a, b) => a.ticket - b.ticket);
 }
 
 export interface PositionJson {

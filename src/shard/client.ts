@@ -9,9 +9,9 @@
 // its callback sees its own change. Delivery is sliced: receive() stops after `budgetMs` and
 // resumes where it stopped on the next call, so a frame of ten thousand events (a kill switch)
 // never holds its thread for long; `backlogged` tells the caller to come back soon.
-import type { AccountRecord, Command, EngineEvent, Quote, UnixMs } from '../engine/types.js';
+import type { AccountRecord, Command, DeadManFiredResult, EngineEvent, Quote, UnixMs } from '../engine/types.js';
 import { ConflatingWriter } from '../ring/index.js';
-import type { Answer, CommandItem, EquitySample, JournalHealth, Query, ShardInbound, ShardOutbound } from './protocol.js';
+import type { Answer, CommandItem, EquitySample, JournalHealth, LiveAccount, Query, ShardInbound, ShardOutbound } from './protocol.js';
 import { shardOf } from './protocol.js';
 
 export interface ShardTransport {
@@ -38,6 +38,10 @@ export interface ShardListener {
   /** The shard's tables now reflect its journal up to `lsn`. */
   readonly checkpoint?: (shard: number, lsn: number) => void;
   readonly health?: (shard: number, health: JournalHealth) => void;
+  /** A dead-man's switch fired (its events arrive as any others). */
+  readonly deadMan?: (fired: DeadManFiredResult, shard: number) => void;
+  /** Live P&L of the accounts asked for with live(): conflated, never replayed, no seq. */
+  readonly live?: (accounts: readonly LiveAccount[], ts: number) => void;
   /** A shard's once-a-minute balance and equity of each of its accounts. */
   readonly equity?: (atMs: UnixMs, samples: readonly EquitySample[]) => void;
 }
@@ -111,8 +115,17 @@ export class ShardClient {
 
   /** This thread wants (or no longer wants) the account's events; never dropped. */
   watch(login: string, on: boolean): void {
+    this.mustDeliver(login, { t: 'watch', login, on });
+  }
+
+  /** This thread wants (or no longer wants) the account's live P&L; never dropped. */
+  live(login: string, on: boolean): void {
+    this.mustDeliver(login, { t: 'live', login, on });
+  }
+
+  private mustDeliver(login: string, frame: ShardInbound): void {
     const shard = this.shardOf(login);
-    this.lanes[shard]!.backlog.push({ t: 'watch', login, on });
+    this.lanes[shard]!.backlog.push(frame);
     this.clear(shard);
   }
 
@@ -212,6 +225,7 @@ export class ShardClient {
         this.each((l) => l.events?.(slice, frame.shard, frame.lsn, item.k === 'reply'));
         if (c.event < n && performance.now() >= deadline) return false;
       }
+      if (item.k === 'fired') this.each((l) => l.deadMan?.(item.result, frame.shard));
       if (item.k === 'reply') {
         const waiting = this.pending.get(item.corr);
         if (waiting !== undefined) {
@@ -232,6 +246,7 @@ export class ShardClient {
       case 'checkpoint': this.each((l) => l.checkpoint?.(frame.shard, frame.lsn)); break;
       case 'health': this.each((l) => l.health?.(frame.shard, frame.journal)); break;
       case 'equity': this.each((l) => l.equity?.(frame.atMs, frame.samples)); break;
+      case 'live': this.each((l) => l.live?.(frame.accounts, frame.ts)); break;
     }
   }
 

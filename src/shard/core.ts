@@ -5,6 +5,13 @@
 // The state tables are a checkpoint behind the journal: the batch's outcomes are noted for it once
 // the journal holds them, and nobody waits for it.
 //
+// Dead-man's switches: their deadlines are engine state, but the engine reads no clock, so the
+// shard watches them here with its own clock: each batch first fires every switch whose deadline
+// passed (a journaled fireDeadMan command, so a replay fires it at the same time), and the worker
+// runs a batch, empty if need be, once `nextDeadlineMs` has come. Kept in the shard rather than
+// on the main thread so a firing needs no peer: it happens while no client is connected, and at
+// start for a deadline that passed while the service was down (the first batch after recovery).
+//
 // The journal decides what may happen: when it cannot take records (disk full) a batch's commands
 // are answered `unavailable` without being applied, and ticks are held back (their latest per
 // symbol applies once it can); when a commit fails, the batch's effects are in the engine but not
@@ -16,10 +23,11 @@
 // that shard made durable through follow().
 import type { Engine } from '../engine/engine.js';
 import { tooLate } from '../engine/orders.js';
-import type { AccountRecord, Command, EngineEvent, Outcome, Quote, Reject, Result, UnixMs } from '../engine/types.js';
+import type { AccountRecord, Command, DeadManFiredResult, EngineEvent, Outcome, Quote, Reject, Result, UnixMs } from '../engine/types.js';
 import type { CheckpointWriter } from '../store/checkpoint.js';
 import type { JournalEntry } from '../store/journal/entry.js';
 import { JournalError, type JournalState } from '../store/journal/writer.js';
+import { LivePnl } from './live-pnl.js';
 import type { OrderArchive } from './order-archive.js';
 import type { ShardStatsBoard } from './stats.js';
 import type { Answer, JournalHealth, OutItem, Query, ShardInbound, ShardOutbound } from './protocol.js';
@@ -57,7 +65,7 @@ export interface Inbound { readonly peer: Peer; readonly frame: ShardInbound }
  */
 export function changesState(o: Outcome): boolean {
   return o.events.length > 0 || o.accounts.length > 0 || o.orders.length > 0 || o.positions.length > 0
-    || o.closedTickets.length > 0 || o.clientIds.length > 0 || o.keyHalts.length > 0;
+    || o.closedTickets.length > 0 || o.clientIds.length > 0 || o.keyHalts.length > 0 || o.deadMen.length > 0;
 }
 
 /** What one peer receives from one batch. */
@@ -76,6 +84,12 @@ export class PeerFrame {
 
   events(events: readonly EngineEvent[]): void {
     for (const e of events) if (this.wants(e.type === 'order' ? e.order.login : e.position.login)) this.loose.push(e);
+  }
+
+  /** After the firing's own events. */
+  fired(result: DeadManFiredResult): void {
+    this.closeLoose();
+    this.items.push({ k: 'fired', result, events: [] });
   }
 
   changed(accounts: readonly AccountRecord[]): void {
@@ -131,6 +145,8 @@ export class ShardCore<J extends BatchJournal = SyncJournal> {
   private readonly fixWatch = new Set<string>();
   private healthValue: JournalHealth = HEALTHY;
   stopping = false;
+  /** Live P&L of the accounts the main thread's stream watches (swept by the worker, behind the order path). */
+  readonly live: LivePnl;
 
   constructor(
     readonly shard: number,
@@ -140,18 +156,29 @@ export class ShardCore<J extends BatchJournal = SyncJournal> {
     private readonly archive: OrderArchive,
     private readonly clock: () => UnixMs,
     private readonly stats: ShardStatsBoard,
-  ) {}
+  ) {
+    this.live = new LivePnl(shard, engine, engine.symbols.map((s) => s.name));
+  }
 
   get health(): JournalHealth { return this.healthValue; }
 
+  /** The earliest armed dead-man's deadline: the worker runs a batch once it has come. */
+  nextDeadlineMs(): UnixMs | null {
+    return this.healthValue.state === 'failed' ? null : this.engine.nextDeadlineMs();
+  }
+
   /** Applies the batch and makes it durable; the frames (indexed like PEERS, null: nothing) may leave once this returns. */
   process(this: ShardCore<SyncJournal>, batch: readonly Inbound[]): (ShardOutbound | null)[] {
-    const staged = this.stage(batch);
+    const staged = this.stage(batch, 'fire');
     return this.settle(staged, staged.journaled.length === 0 ? null : this.commitSync());
   }
 
-  /** Applies the batch and appends its records; nothing may leave before settle(). */
-  stage(batch: readonly Inbound[]): Staged {
+  /**
+   * Applies the batch and appends its records; nothing may leave before settle(). Only the
+   * shard's writer fires due dead-man's switches (`fire`); a cluster replica stages its peers'
+   * local frames with `hold` and follows the writer's firings.
+   */
+  stage(batch: readonly Inbound[], deadlines: 'fire' | 'hold'): Staged {
     const out = this.peerFrames();
     const journaled: Journaled[] = [];
     const writable = this.writable();
@@ -160,6 +187,7 @@ export class ShardCore<J extends BatchJournal = SyncJournal> {
       for (const quote of this.heldQuotes.values()) this.tick(quote, out, journaled);
       this.heldQuotes.clear();
     }
+    if (writable && deadlines === 'fire') this.fireDue(out, journaled);
 
     for (const { peer, frame } of batch) {
       switch (frame.t) {
@@ -178,6 +206,7 @@ export class ShardCore<J extends BatchJournal = SyncJournal> {
             const outcome = this.engine.apply(cmd, nowMs);
             if (changesState(outcome)) journaled.push({ lsn: this.append(nowMs, cmd, journaled), outcome, quote: null, origin: { peer, corr } });
             this.deliver(out, { peer, corr }, this.answer(cmd, outcome.result), outcome);
+            if (outcome.result.ok && outcome.result.kind === 'deadManFired') out[MAIN]!.fired(outcome.result);
           }
           break;
         case 'query':
@@ -185,6 +214,9 @@ export class ShardCore<J extends BatchJournal = SyncJournal> {
           break;
         case 'watch':
           this.watch(frame);
+          break;
+        case 'live':
+          this.live.want(frame.login, frame.on);
           break;
         case 'stop':
           this.stopping = true;
@@ -262,6 +294,24 @@ export class ShardCore<J extends BatchJournal = SyncJournal> {
     for (const o of out) {
       o.events(outcome.events);
       o.changed(outcome.accounts);
+    }
+  }
+
+  /** Fires every dead-man's switch whose deadline has passed by the shard's clock (see the head of this file). */
+  private fireDue(out: readonly PeerFrame[], journaled: Journaled[]): void {
+    const nowMs = this.clock();
+    const next = this.engine.nextDeadlineMs();
+    if (next === null || next > nowMs) return;
+    for (const due of this.engine.dueDeadMen(nowMs)) {
+      const cmd: Command = { kind: 'fireDeadMan', login: due.login, keyId: due.keyId, cause: 'deadline', closePositions: due.closePositions };
+      const outcome = this.engine.apply(cmd, nowMs);
+      if (!changesState(outcome)) continue;
+      journaled.push({ lsn: this.append(nowMs, cmd, journaled), outcome, quote: null, origin: null });
+      for (const o of out) {
+        o.events(outcome.events);
+        o.changed(outcome.accounts);
+      }
+      if (outcome.result.ok && outcome.result.kind === 'deadManFired') out[MAIN]!.fired(outcome.result);
     }
   }
 

@@ -1,6 +1,6 @@
 // Frames carried (msgpackr-encoded) by the SPSC rings between a shard and its peers (the main thread
 // and the FIX thread). Each peer owns one ring into the shard and reads one ring out of it.
-import type { AccountRecord, AccountSnapshot, Cents, Command, EngineEvent, OrderRecord, Quote, Reject, Result, UnixMs } from '../engine/types.js';
+import type { AccountRecord, AccountSnapshot, Cents, Command, DeadManFiredResult, EngineEvent, OrderRecord, Quote, Reject, Result, UnixMs } from '../engine/types.js';
 
 export type { AccountSnapshot };
 
@@ -26,6 +26,8 @@ export type ShardInbound =
   | { readonly t: 'query'; readonly corr: number; readonly query: Query }
   /** The peer wants (or no longer wants) this account's events (the FIX thread, per live session). */
   | { readonly t: 'watch'; readonly login: string; readonly on: boolean }
+  /** The main thread wants (or no longer wants) this account's live P&L (its stream has subscribers). */
+  | { readonly t: 'live'; readonly login: string; readonly on: boolean }
   /** Drain, checkpoint and stop (SIGTERM). */
   | { readonly t: 'stop' };
 
@@ -45,7 +47,12 @@ export type OutItem =
   /** The answer to one of this peer's commands or queries, with the events the command caused. */
   | { readonly k: 'reply'; readonly corr: number; readonly answer: Answer; readonly events: readonly EngineEvent[] }
   /** Events nobody of this peer asked for: ticks, and commands of the other peer. */
-  | { readonly k: 'events'; readonly events: readonly EngineEvent[] };
+  | { readonly k: 'events'; readonly events: readonly EngineEvent[] }
+  /**
+   * To the main thread: a dead-man's switch fired (its deadline passed, or a connection asked for
+   * it dropped), whichever peer caused it; its events travel as usual, this is the notice (audit).
+   */
+  | { readonly k: 'fired'; readonly result: DeadManFiredResult; readonly events: readonly EngineEvent[] };
 
 export type JournalHealth =
   | { readonly state: 'ok' }
@@ -71,7 +78,23 @@ export type ShardOutbound =
   /** To the main thread, when it changes: whether the shard can make orders durable. */
   | { readonly t: 'health'; readonly shard: number; readonly journal: JournalHealth }
   /** To the main thread, once a minute: every account's balance and equity, for the equity history. */
-  | { readonly t: 'equity'; readonly shard: number; readonly atMs: UnixMs; readonly samples: readonly EquitySample[] };
+  | { readonly t: 'equity'; readonly shard: number; readonly atMs: UnixMs; readonly samples: readonly EquitySample[] }
+  /** To the main thread: live P&L of the accounts it asked for, conflated (see live-pnl.ts). */
+  | { readonly t: 'live'; readonly shard: number; readonly ts: UnixMs; readonly accounts: readonly LiveAccount[] };
+
+/** An account's floating figures now: equity and each open position's profit that changed since the last report. */
+export interface LiveAccount {
+  readonly login: string;
+  readonly equity: Cents;
+  readonly positions: readonly LivePosition[];
+}
+
+export interface LivePosition {
+  readonly ticket: number;
+  readonly symbol: string;
+  /** Account cents; null while a quote needed to price it is missing. */
+  readonly profit: Cents | null;
+}
 
 export interface EquitySample { readonly login: string; readonly balance: Cents; readonly equity: Cents }
 

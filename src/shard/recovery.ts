@@ -4,7 +4,7 @@
 // checkpoint, synchronously, and only then are the journal's segments deleted: a crash anywhere
 // in between starts over from a state that is still whole.
 import { Engine } from '../engine/engine.js';
-import type { HaltedKey, SymbolSpec, UnixMs } from '../engine/types.js';
+import type { HaltedKey, MarginPolicy, SymbolSpec, UnixMs } from '../engine/types.js';
 import { loadShardState } from '../store/account-loader.js';
 import { CheckpointWriter, type CheckpointHooks } from '../store/checkpoint.js';
 import type { JournalIo } from '../store/journal/io.js';
@@ -16,6 +16,7 @@ export interface RecoveryOptions {
   readonly symbols: readonly SymbolSpec[];
   readonly clientIdRetentionMs: number;
   readonly haltedKeys: readonly HaltedKey[];
+  readonly marginPolicy: MarginPolicy;
   readonly nowMs: UnixMs;
   readonly checkpointHooks?: CheckpointHooks;
   /**
@@ -49,6 +50,8 @@ export function recoverShard(store: ShardStore, io: JournalIo, opts: RecoveryOpt
     haltedKeys: opts.haltedKeys.filter((k) => mine.has(k.login)),
     quotes: meta.quotes.filter((q) => opts.symbols.some((s) => s.name === q.symbol)),
     clientIdRetentionMs: opts.clientIdRetentionMs,
+    deadMen: state.deadMen,
+    marginPolicy: opts.marginPolicy,
   });
   const checkpoint = new CheckpointWriter(store, meta, opts.checkpointHooks);
   const journal = readJournal(io, store.journalDir, meta.lsn, (lsn, { nowMs, cmd }) => {

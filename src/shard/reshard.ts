@@ -1,7 +1,7 @@
 // Keeps the on-disk layout in step with the configured shard count. Accounts live in the
 // environment of the shard they hash to (`shardOf(login, shards)`); when the count changes, every
-// account whose shard changed is moved — account, orders, pending orders, positions, client ids
-// and events — in one transaction per source environment, before any shard starts. Ids stay
+// account whose shard changed is moved — account, orders, pending orders, positions, client ids,
+// events and dead-man's switches — in one transaction per source environment, before any shard starts. Ids stay
 // unique because each carries the shard that allocated it. A shard's journal holds its own
 // shard's history: every old shard first replays its journal into its tables (recovery), so what
 // moves is complete and no journal is left to replay under the new layout.
@@ -29,6 +29,7 @@ function moveAccount(from: ShardStore, to: ShardStore, login: string): void {
   copyRange(from.orders, to.orders, login);
   copyRange(from.clientIds, to.clientIds, login);
   copyRange(from.events, to.events, login);
+  copyRange(from.deadMen, to.deadMen, login);
   for (const { key, value } of from.pending.getRange()) {
     if (value.login === login) { to.pending.putSync(key, value); from.pending.removeSync(key); }
   }

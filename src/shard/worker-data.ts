@@ -1,6 +1,6 @@
 // What the main thread hands a shard worker at start (structured-cloned; SharedArrayBuffers shared).
 import type { AppConfig, Durability, LogLevel, ShardIdle } from '../config/types.js';
-import type { SymbolSpec } from '../engine/types.js';
+import type { MarginPolicy, SymbolSpec } from '../engine/types.js';
 import type { RingChannel } from '../ring/index.js';
 
 export interface ShardWorkerData {
@@ -12,6 +12,8 @@ export interface ShardWorkerData {
   readonly journal: AppConfig['journal'];
   readonly logLevel: LogLevel;
   readonly symbols: readonly SymbolSpec[];
+  /** Stop-out levels per account group (config `margin`). */
+  readonly marginPolicy: MarginPolicy;
   readonly board: { readonly sab: SharedArrayBuffer; readonly symbols: readonly string[] };
   readonly clientIdRetentionMs: number;
   /** Journaled events older than this leave (config stream.retention_hours). */

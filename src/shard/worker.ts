@@ -52,7 +52,8 @@ async function main(): Promise<void> {
   const io = journalIo();
   const crashAt = checkpointCrashAt();
   const recovered = recoverShard(store, io, {
-    shard: data.shard, symbols: data.symbols, clientIdRetentionMs: data.clientIdRetentionMs, haltedKeys: data.haltedKeys, nowMs: Date.now(),
+    shard: data.shard, symbols: data.symbols, clientIdRetentionMs: data.clientIdRetentionMs, haltedKeys: data.haltedKeys,
+    marginPolicy: data.marginPolicy, nowMs: Date.now(),
     // The writes are queued, not committed: dying on the next turn kills the checkpoint midway.
     checkpointHooks: crashAt === undefined ? {} : { afterQueued: (n) => { if (n === crashAt) setImmediate(crashNow); } },
   });
@@ -96,7 +97,8 @@ async function main(): Promise<void> {
         log.error({ err, peer: PEERS[peer] }, 'undecodable frame dropped');
       }
     }
-    if (batch.length > 0) {
+    const deadline = core.nextDeadlineMs();
+    if (batch.length > 0 || (deadline !== null && Date.now() >= deadline)) {
       const frames = core.process(batch);
       upkeep.reportHealth(target);
       while (toMain.length > 0) await writeFrame(writers[MAIN]!, toMain.shift()!);
@@ -107,6 +109,8 @@ async function main(): Promise<void> {
     }
     const nowMs = Date.now();
     const started = upkeep.run(nowMs, target);
+    const live = core.live.sweep(nowMs);
+    if (live !== null) toMain.push(live);
     while (toMain.length > 0) await writeFrame(writers[MAIN]!, toMain.shift()!);
     if (batch.length > 0 || started) {
       idle.reset();

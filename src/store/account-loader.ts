@@ -1,7 +1,7 @@
 // Loads what a shard's checkpoint holds: the durable state the engine starts from before the
 // journal after it is replayed. Resharding (reshard.ts) has already moved every account to the
 // environment of the shard it hashes to.
-import type { AccountRecord, OrderRecord, PositionRecord, UnixMs } from '../engine/types.js';
+import type { AccountRecord, DeadManRecord, OrderRecord, PositionRecord, UnixMs } from '../engine/types.js';
 import { loginRange, type ShardMeta, type ShardStore } from './store.js';
 
 /** Settled orders kept per account for repeated client ids and cancels of filled orders. */
@@ -15,6 +15,7 @@ export interface ShardState {
   readonly recentOrders: OrderRecord[];
   readonly positions: PositionRecord[];
   readonly clientIds: { login: string; clientId: string; orderId: string; atMs: UnixMs }[];
+  readonly deadMen: DeadManRecord[];
 }
 
 export function loadShardState(store: ShardStore, meta: ShardMeta, clientIdsSinceMs: UnixMs): ShardState {
@@ -35,5 +36,6 @@ export function loadShardState(store: ShardStore, meta: ShardMeta, clientIdsSinc
       if (value.atMs >= clientIdsSinceMs) clientIds.push({ login: a.login, clientId: key[1], orderId: value.orderId, atMs: value.atMs });
     }
   }
-  return { meta, accounts, pendingOrders, recentOrders, positions, clientIds };
+  const deadMen = [...store.deadMen.getRange()].map((e) => e.value);
+  return { meta, accounts, pendingOrders, recentOrders, positions, clientIds, deadMen };
 }

@@ -1,5 +1,5 @@
 // A shard's checkpoint: its LMDB tables (accounts, orders, pending orders, positions, client ids,
-// events) as of one journal LSN, written behind the journal. The journal makes an order durable;
+// events, armed dead-man's switches) as of one journal LSN, written behind the journal. The journal makes an order durable;
 // the checkpoint only bounds how much journal a start must replay, so no caller ever waits for it.
 //
 // The shard notes every journaled outcome here once its batch is synced. Changes coalesce per key
@@ -11,7 +11,7 @@
 //
 // Until a checkpoint is durable, what it holds is still readable here (lookups see noted changes
 // first, then LMDB), so the shard can answer about any order it ever accepted.
-import type { AccountRecord, EngineEvent, OrderRecord, Outcome, PositionRecord, Quote } from '../engine/types.js';
+import type { AccountRecord, DeadManRecord, EngineEvent, OrderRecord, Outcome, PositionRecord, Quote } from '../engine/types.js';
 import type { ClientIdEntry, ShardMeta, ShardStore } from './store.js';
 
 class Changes {
@@ -23,6 +23,8 @@ class Changes {
   readonly positions = new Map<number, PositionRecord | null>();
   readonly clientIds = new Map<string, Map<string, ClientIdEntry>>();
   readonly events: EngineEvent[] = [];
+  /** [login, key id] → the armed switch; null: disarmed. */
+  readonly deadMen = new Map<string, { readonly key: [string, string]; readonly armed: DeadManRecord | null }>();
   records = 0;
 
   note(o: Outcome): void {
@@ -41,7 +43,12 @@ class Changes {
       ids.set(c.clientId, { orderId: c.orderId, atMs: c.atMs });
     }
     for (const e of o.events) this.events.push(e);
-    this.records += o.accounts.length + o.orders.length + o.positions.length + o.closedTickets.length + o.clientIds.length + o.events.length;
+    for (const d of o.deadMen) {
+      const key: [string, string] = d.t === 'armed' ? [d.deadMan.login, d.deadMan.keyId] : [d.login, d.keyId];
+      this.deadMen.set(JSON.stringify(key), { key, armed: d.t === 'armed' ? d.deadMan : null });
+    }
+    this.records += o.accounts.length + o.orders.length + o.positions.length + o.closedTickets.length + o.clientIds.length + o.events.length
+      + o.deadMen.length;
   }
 
   /** Queues every change as an asynchronous put; call inside one synchronous run (one transaction). */
@@ -52,6 +59,7 @@ class Changes {
     for (const [ticket, p] of this.positions) void (p === null ? store.positions.remove(ticket) : store.positions.put(ticket, p));
     for (const [login, ids] of this.clientIds) for (const [clientId, entry] of ids) void store.clientIds.put([login, clientId], entry);
     for (const e of this.events) void store.events.put([e.type === 'order' ? e.order.login : e.position.login, e.seq], e);
+    for (const { key, armed } of this.deadMen.values()) void (armed === null ? store.deadMen.remove(key) : store.deadMen.put(key, armed));
   }
 
   /** The same, synchronously, inside the caller's transaction. */
@@ -62,6 +70,7 @@ class Changes {
     for (const [ticket, p] of this.positions) { if (p === null) store.positions.removeSync(ticket); else store.positions.putSync(ticket, p); }
     for (const [login, ids] of this.clientIds) for (const [clientId, entry] of ids) store.clientIds.putSync([login, clientId], entry);
     for (const e of this.events) store.events.putSync([e.type === 'order' ? e.order.login : e.position.login, e.seq], e);
+    for (const { key, armed } of this.deadMen.values()) { if (armed === null) store.deadMen.removeSync(key); else store.deadMen.putSync(key, armed); }
   }
 }
 

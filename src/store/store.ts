@@ -12,7 +12,7 @@ import { open, type Database, type RootDatabase } from 'lmdb';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Durability } from '../config/types.js';
-import type { AccountRecord, EngineEvent, OrderRecord, PositionRecord, Quote, SymbolSpec, UnixMs } from '../engine/types.js';
+import type { AccountRecord, DeadManRecord, EngineEvent, OrderRecord, PositionRecord, Quote, SymbolSpec, UnixMs } from '../engine/types.js';
 import { TableRegistry, table, type Key, type Table } from './table.js';
 
 export type { Key };
@@ -60,6 +60,8 @@ export interface AccountDbs {
   readonly clientIds: Database<ClientIdEntry, [string, string]>;
   /** [login, seq] → event, for `since_seq` replay; pruned after the retention. */
   readonly events: Database<EngineEvent, [string, number]>;
+  /** [login, key id] → an armed dead-man's switch (disarmed ones leave). */
+  readonly deadMen: Database<DeadManRecord, [string, string]>;
   /** `shard` → the checkpoint record (what LSN the tables reflect). */
   readonly checkpoint: Database<ShardMeta, 'shard'>;
 }
@@ -125,6 +127,7 @@ function accountDbsOf(root: RootDatabase): AccountDbs {
     positions: openDb(root, 'positions'),
     clientIds: openDb(root, 'client_ids'),
     events: openDb(root, 'events'),
+    deadMen: openDb(root, 'dead_men'),
     checkpoint: openDb(root, 'checkpoint'),
   };
 }

@@ -1,6 +1,7 @@
 // What the durability tests share: orders through the real process's operator route with client
 // ids (acknowledged ones recorded), crashes, and the state a data dir recovers to, read from its
 // files with the service's own recovery (checkpoint + journal replay, in memory, writing nothing).
+import { NO_STOP_OUT } from '../../src/engine/stop-out.js';
 import { expect } from 'vitest';
 import type { EngineInit } from '../../src/engine/types.js';
 import { recoverShard } from '../../src/shard/recovery.js';
@@ -89,7 +90,7 @@ export async function recoveredState(dataDir: string, shards: number): Promise<u
     const store = openShardStore(dataDir, shard, 'none');
     try {
       const { engine } = recoverShard(store, new FsJournalIo('none'), {
-        shard, symbols, clientIdRetentionMs: 24 * 3600_000, haltedKeys: [], nowMs: Date.now(), persist: false,
+        shard, symbols, clientIdRetentionMs: 24 * 3600_000, haltedKeys: [], marginPolicy: NO_STOP_OUT, nowMs: Date.now(), persist: false,
       });
       states.push(engine.snapshot());
     } finally {

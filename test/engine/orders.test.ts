@@ -168,7 +168,9 @@ describe('replace (FIX G)', () => {
   it('refuses settled and unknown orders', () => {
     const e = engine();
     const m = ok(e.apply(place('usd1', 'EURUSD', 'buy', 10), WED_NOON), 'place');
-    expect(rejected(e.apply(replace('usd1', m.order.id, 108_000, null), WED_NOON))).toMatchObject({ name: 'invalid_order', field: 'id' });
+    // A market order has no price to amend; any other amend of it comes too late.
+    expect(rejected(e.apply(replace('usd1', m.order.id, 108_000, null), WED_NOON))).toMatchObject({ name: 'invalid_order', field: 'price' });
+    expect(rejected(e.apply(replace('usd1', m.order.id, null, 20), WED_NOON))).toMatchObject({ name: 'invalid_order', field: 'id' });
     expect(rejected(e.apply(replace('usd1', '12345', 108_000, null), WED_NOON))).toMatchObject({ name: 'not_found' });
   });
 });

@@ -4,7 +4,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../../src/engine/engine.js';
 import type { Command, EngineInit, Outcome, Side, Source } from '../../src/engine/types.js';
-import { init, QUOTES, WED_NOON } from './fixtures.js';
+import { init as baseInit, QUOTES, WED_NOON } from './fixtures.js';
+
+/** Random runs trade under a stop-out policy, so stop-outs replay too. */
+const init = (over: Partial<EngineInit> = {}): EngineInit =>
+  baseInit({ marginPolicy: { defaults: { marginCallPercent: 100, stopOutPercent: 50 }, groups: [{ group: 'g', marginCallPercent: 150, stopOutPercent: 120 }] }, ...over });
 
 const LOGINS = ['usd1', 'eur1', 'usd2', 'ghost'] as const;
 const SOURCES_ARB = fc.constantFrom<Source>('api', 'manual', 'webhook', 'strategy', 'copy');
@@ -20,6 +24,9 @@ type Action =
   | { t: 'cancel'; login: string; pick: number; settled: boolean }
   | { t: 'replace'; login: string; pick: number; offset: number | null; volume: number | null }
   | { t: 'closeWebhook'; login: string; symbol: string | null; volume: number | null }
+  | { t: 'amend'; login: string; pick: number; sl: number | null; tp: number | null; position: boolean }
+  | { t: 'every'; login: string; symbol: string | null; close: boolean }
+  | { t: 'deadMan'; login: string; timeoutMs: number; fire: 'deadline' | 'disconnect' | null; closePositions: boolean }
   | { t: 'tick'; symbol: string; move: number; spread: number }
   | { t: 'kill'; login: string; scope: 'user' | 'account'; active: boolean }
   | { t: 'keyHalt'; login: string; keyId: string; active: boolean }
@@ -45,6 +52,9 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ t: fc.constant('cancel' as const), login, pick: fc.nat(), settled: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('replace' as const), login, pick: fc.nat(), offset: fc.option(OFFSET, { nil: null }), volume: fc.option(fc.integer({ min: 1, max: 200 }), { nil: null }) }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('closeWebhook' as const), login, symbol: fc.option(symbol, { nil: null }), volume: fc.option(fc.integer({ min: 1, max: 300 }), { nil: null }) }) },
+  { weight: 1, arbitrary: fc.record({ t: fc.constant('amend' as const), login, pick: fc.nat(), sl: level, tp: level, position: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ t: fc.constant('every' as const), login, symbol: fc.option(symbol, { nil: null }), close: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ t: fc.constant('deadMan' as const), login, timeoutMs: fc.constantFrom(0, 5_000, 60_000), fire: fc.constantFrom(null, 'deadline' as const, 'disconnect' as const), closePositions: fc.boolean() }) },
   { weight: 6, arbitrary: fc.record({ t: fc.constant('tick' as const), symbol, move: fc.integer({ min: -300, max: 300 }), spread: fc.integer({ min: 0, max: 30 }) }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('kill' as const), login, scope: fc.constantFrom('user' as const, 'account' as const), active: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('keyHalt' as const), login, keyId: fc.constantFrom('key1', 'key2'), active: fc.boolean() }) },
@@ -84,6 +94,22 @@ function toCommand(e: Engine, a: Action): Command | null {
     }
     case 'closeWebhook':
       return { kind: 'closeWebhook', login: a.login, webhookId: 'wh1', symbol: a.symbol, volume: a.volume };
+    case 'amend': {
+      const snap = e.account(a.login);
+      const edit = (offset: number | null, at: number): 'remove' | number => (offset === null ? 'remove' : Math.max(1, at + offset));
+      if (a.position) {
+        const p = (snap?.positions ?? [])[a.pick % 4];
+        return { kind: 'amendPosition', login: a.login, ticket: p?.ticket ?? 1, sl: edit(a.sl, p?.openPrice ?? 100_000), tp: edit(a.tp, p?.openPrice ?? 100_000), source: 'api', keyId: 'key1' };
+      }
+      const o = (snap?.pendingOrders ?? [])[a.pick % 4];
+      return { kind: 'replace', login: a.login, orderId: o?.id ?? '1', price: null, volume: null, sl: edit(a.sl, o?.price ?? 100_000), tp: edit(a.tp, o?.price ?? 100_000), source: 'api', keyId: 'key1' };
+    }
+    case 'every':
+      return { kind: a.close ? 'closeAll' : 'cancelAll', login: a.login, symbol: a.symbol, source: 'api', keyId: 'key1' };
+    case 'deadMan':
+      return a.fire === null
+        ? { kind: 'armDeadMan', login: a.login, keyId: 'key1', timeoutMs: a.timeoutMs, closePositions: a.closePositions }
+        : { kind: 'fireDeadMan', login: a.login, keyId: 'key1', cause: a.fire, closePositions: a.closePositions };
     case 'tick': {
       const bid = Math.max(1, (q?.bid ?? 100_000) + a.move);
       return { kind: 'tick', quote: { symbol: a.symbol, bid, ask: bid + a.spread, ts: 0 } };

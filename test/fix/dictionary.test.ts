@@ -16,7 +16,8 @@ const ENUMS: Record<string, Record<string, string | number>> = {
   MDEntryType: dictionary.MDEntryType, PosReqType: dictionary.PosReqType, AccountType: dictionary.AccountType,
   PosReqResult: dictionary.PosReqResult, PosReqStatus: dictionary.PosReqStatus, SettlPriceType: dictionary.SettlPriceType,
   PosType: dictionary.PosType, PosAmtType: dictionary.PosAmtType, PartyIDSource: dictionary.PartyIDSource,
-  PartyRole: dictionary.PartyRole,
+  PartyRole: dictionary.PartyRole, MassCancelRequestType: dictionary.MassCancelRequestType,
+  MassCancelResponse: dictionary.MassCancelResponse, MassCancelRejectReason: dictionary.MassCancelRejectReason,
 };
 
 describe('src/fix/dictionary.ts against the stock QuickFIX FIX44.xml', () => {

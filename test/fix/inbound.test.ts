@@ -52,8 +52,11 @@ describe('inbound header', () => {
 describe('inbound session messages', () => {
   it('reads Logon', () => {
     expect(readLogon(reader('A', '98=0|108=30|141=Y|553=key-1|554=s3cret|'))).toEqual({
-      encryptMethod: 0, heartBtIntSec: 30, resetSeqNumFlag: true, nextExpectedMsgSeqNum: null, username: 'key-1', password: 's3cret',
+      encryptMethod: 0, heartBtIntSec: 30, resetSeqNumFlag: true, nextExpectedMsgSeqNum: null, username: 'key-1', password: 's3cret', cancelOrdersOnDisconnect: null,
     });
+    // CancelOrdersOnDisconnect (8013), a user-defined Logon tag.
+    expect(readLogon(reader('A', '98=0|108=30|8013=Y|'))).toMatchObject({ cancelOrdersOnDisconnect: true });
+    expect(readLogon(reader('A', '98=0|108=30|8013=N|'))).toMatchObject({ cancelOrdersOnDisconnect: false });
     expect(readLogon(reader('A', '98=0|'))).toMatchObject(missing(Tag.HeartBtInt));
     expect(readLogon(reader('A', '98=0|108=-5|'))).toMatchObject(outOfRange(Tag.HeartBtInt));
     expect(readLogon(reader('A', '98=7|108=30|'))).toMatchObject(outOfRange(Tag.EncryptMethod));

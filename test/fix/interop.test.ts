@@ -27,7 +27,7 @@ type Reader = (r: FixReader) => unknown;
 /** What a jspurefix client sends, and what our typed reader must make of it. */
 const CLIENT_MESSAGES: readonly (readonly [string, Record<string, unknown>, Reader, unknown])[] = [
   ['A', { EncryptMethod: 0, HeartBtInt: 30, ResetSeqNumFlag: true, Username: 'key-1', Password: 'secret' }, readLogon,
-    { encryptMethod: 0, heartBtIntSec: 30, resetSeqNumFlag: true, nextExpectedMsgSeqNum: null, username: 'key-1', password: 'secret' }],
+    { encryptMethod: 0, heartBtIntSec: 30, resetSeqNumFlag: true, nextExpectedMsgSeqNum: null, username: 'key-1', password: 'secret', cancelOrdersOnDisconnect: null }],
   ['0', { TestReqID: 'hb' }, readHeartbeat, { testReqId: 'hb' }],
   ['1', { TestReqID: 'tr' }, readTestRequest, { testReqId: 'tr' }],
   ['2', { BeginSeqNo: 2, EndSeqNo: 0 }, readResendRequest, { beginSeqNo: 2, endSeqNo: 0 }],

@@ -75,7 +75,7 @@ describe('outbound round trip through our framer and reader', () => {
 
   it('reads back the session messages with the typed readers', () => {
     expect(readLogon(roundTrip(caseNamed('Logon')))).toEqual({
-      encryptMethod: 0, heartBtIntSec: 30, resetSeqNumFlag: true, nextExpectedMsgSeqNum: null, username: null, password: null,
+      encryptMethod: 0, heartBtIntSec: 30, resetSeqNumFlag: true, nextExpectedMsgSeqNum: null, username: null, password: null, cancelOrdersOnDisconnect: null,
     });
     expect(readHeartbeat(roundTrip(caseNamed('Heartbeat')))).toEqual({ testReqId: null });
     expect(readHeartbeat(roundTrip(caseNamed('Heartbeat answering a TestRequest')))).toEqual({ testReqId: 'ping-7' });

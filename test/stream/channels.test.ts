@@ -11,7 +11,9 @@ let server: RunningServer;
 beforeAll(async () => { server = await startServer({ seed: streamSeed(), config: STREAM_CONFIG }); });
 afterAll(async () => { await server?.stop(); });
 
-const isEvent = (m: Msg): boolean => m.channel === 'order' || m.channel === 'position';
+const isPositionEvent = (m: Msg): boolean => m.channel === 'position' && m.live !== true;
+/** Order and position events (live P&L updates carry no seq). */
+const isEvent = (m: Msg): boolean => (m.channel === 'order' || m.channel === 'position') && m.live !== true;
 
 async function subscribeEvents(key = KEYS.other, extra: Record<string, unknown> = {}): Promise<{ s: TestStream; seq: number }> {
   const s = await TestStream.connect(server.httpPort, key);
@@ -91,15 +93,15 @@ describe('order and position events', () => {
       login: OTHER_LOGIN, symbol: 'BTCUSD', side: 'buy', type: 'market', status: 'filled', price: 65010, volume: 0.02,
       ticket: placed.body.ticket, source: 'api', key_id: KEYS.other.id,
     });
-    const opened = await s.take((m) => m.channel === 'position' && m.status === 'open');
+    const opened = await s.take((m) => isPositionEvent(m) && m.status === 'open');
     expect(opened).toMatchObject({ login: OTHER_LOGIN, ticket: placed.body.ticket, symbol: 'BTCUSD', side: 'buy', volume: 0.02, open_price: 65010, source: 'api', profit: -0.2 });
 
     const partial = await rest(server, KEYS.other, 'DELETE', `/positions/${placed.body.ticket}?volume=0.01`);
     expect(partial.body.status).toBe('partially_closed');
-    expect(await s.take((m) => m.channel === 'position' && m.status === 'partially_closed'))
+    expect(await s.take((m) => isPositionEvent(m) && m.status === 'partially_closed'))
       .toMatchObject({ ticket: placed.body.ticket, volume: 0.01, closed_volume: 0.01, close_price: 65000, profit: -0.1, reason: 'client' });
     await rest(server, KEYS.other, 'DELETE', `/positions/${placed.body.ticket}`);
-    expect(await s.take((m) => m.channel === 'position' && m.status === 'closed'))
+    expect(await s.take((m) => isPositionEvent(m) && m.status === 'closed'))
       .toMatchObject({ ticket: placed.body.ticket, volume: 0.01, close_price: 65000, profit: -0.1, reason: 'client' });
 
     const events = s.messages.filter(isEvent);
@@ -119,11 +121,11 @@ describe('order and position events', () => {
     await s.take((m) => m.channel === 'order' && m.id === trigger.body.id && m.status === 'pending');
     await pushQuote(server, 'BTCUSD', 64490, 64500);
     const filled = await s.take((m) => m.channel === 'order' && m.id === trigger.body.id && m.status === 'filled');
-    const opened = await s.take((m) => m.channel === 'position' && m.ticket === filled.ticket);
+    const opened = await s.take((m) => isPositionEvent(m) && m.ticket === filled.ticket);
     expect(opened).toMatchObject({ status: 'open', open_price: 64500, source: 'api' });
     await pushQuote(server, 'BTCUSD', 65000, 65010);
     await rest(server, KEYS.other, 'DELETE', `/positions/${filled.ticket}`);
-    await s.take((m) => m.channel === 'position' && m.ticket === filled.ticket && m.status === 'closed');
+    await s.take((m) => isPositionEvent(m) && m.ticket === filled.ticket && m.status === 'closed');
     const seqs = s.messages.filter(isEvent).map((e) => e.seq);
     expect(seqs).toEqual(seqs.map((_, i) => seqs[0] + i));
     await s.close();
@@ -135,10 +137,10 @@ describe('order and position events', () => {
     const sl = await operatorOrder(server, { login: OTHER_LOGIN, symbol: 'BTCUSD', side: 'buy', volume: 0.01, sl: 64500 });
     expect(await s.take((m) => m.channel === 'order' && m.id === tp.body.id)).toMatchObject({ source: 'strategy', status: 'filled' });
     await pushQuote(server, 'BTCUSD', 65500, 65510);
-    expect(await s.take((m) => m.channel === 'position' && m.ticket === tp.body.ticket && m.status === 'closed'))
+    expect(await s.take((m) => isPositionEvent(m) && m.ticket === tp.body.ticket && m.status === 'closed'))
       .toMatchObject({ reason: 'tp', close_price: 65500, profit: 4.9 });
     await pushQuote(server, 'BTCUSD', 64500, 64510);
-    expect(await s.take((m) => m.channel === 'position' && m.ticket === sl.body.ticket && m.status === 'closed'))
+    expect(await s.take((m) => isPositionEvent(m) && m.ticket === sl.body.ticket && m.status === 'closed'))
       .toMatchObject({ reason: 'sl', close_price: 64500, profit: -5.1, source: 'manual' });
     await pushQuote(server, 'BTCUSD', 65000, 65010);
     await s.close();
@@ -151,14 +153,14 @@ describe('order and position events', () => {
       body: JSON.stringify({ secret: WEBHOOK.secret, action: 'buy', symbol: 'BTCUSD' }),
     });
     expect(signal.status).toBe(200);
-    const byHook = await s.take((m) => m.channel === 'position' && m.status === 'open');
+    const byHook = await s.take((m) => isPositionEvent(m) && m.status === 'open');
     expect(byHook).toMatchObject({ login: KILL_LOGIN, source: 'webhook', volume: 0.01 });
     expect(await s.take((m) => m.channel === 'order' && m.ticket === byHook.ticket)).toMatchObject({ source: 'webhook' });
     const trigger = await fetch(`${server.console}/console/api/users/u2/kill-switch/trigger`, {
       method: 'POST', headers: { authorization: `Bearer ${server.adminToken}`, 'content-type': 'application/json' }, body: '{}',
     });
     expect(trigger.status).toBe(200);
-    expect(await s.take((m) => m.channel === 'position' && m.ticket === byHook.ticket && m.status === 'closed')).toMatchObject({ reason: 'kill_switch' });
+    expect(await s.take((m) => isPositionEvent(m) && m.ticket === byHook.ticket && m.status === 'closed')).toMatchObject({ reason: 'kill_switch' });
     await s.close();
   });
 
@@ -188,7 +190,7 @@ describe('order and position events', () => {
   it('since_seq replays the journaled events after it, then goes live; one ahead of the account is refused', async () => {
     const { s: first, seq: start } = await subscribeEvents();
     const placed = await rest(server, KEYS.other, 'POST', '/orders', { login: OTHER_LOGIN, symbol: 'BTCUSD', side: 'sell', type: 'market', volume: 0.01 });
-    await first.take((m) => m.channel === 'position' && m.ticket === placed.body.ticket);
+    await first.take((m) => isPositionEvent(m) && m.ticket === placed.body.ticket);
     const seen = first.messages.filter(isEvent);
 
     const s = await TestStream.connect(server.httpPort, KEYS.other);
@@ -225,7 +227,7 @@ describe('account channel', () => {
     const s = await TestStream.connect(server.httpPort, KEYS.main);
     await s.request({ op: 'subscribe', id: 1, channels: ['account'] });
     const initial = await s.take((m) => m.channel === 'account');
-    expect(Object.keys(initial).sort()).toEqual(['balance', 'channel', 'equity', 'free_margin', 'login', 'margin', 'margin_level', 'seq', 'ts']);
+    expect(Object.keys(initial).sort()).toEqual(['balance', 'channel', 'equity', 'free_margin', 'login', 'margin', 'margin_call', 'margin_level', 'seq', 'ts']);
     expect(initial).toMatchObject({ login: LOGIN, balance: 10000 });
 
     const placed = await operatorOrder(server, { login: LOGIN, symbol: 'BTCUSD', side: 'buy', volume: 1 });

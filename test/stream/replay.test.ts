@@ -8,7 +8,8 @@ import { DEFAULT_SHARDS as SHARDS, startServer, tempDir, type RunningServer } fr
 import { KEYS, LOGIN, STREAM_CONFIG, streamSeed } from './support/seed.js';
 import { operatorOrder, TestStream, type Msg } from './support/stream-client.js';
 
-const isEvent = (m: Msg): boolean => m.channel === 'order' || m.channel === 'position';
+/** Order and position events (live P&L updates carry no seq). */
+const isEvent = (m: Msg): boolean => (m.channel === 'order' || m.channel === 'position') && m.live !== true;
 
 /** A seed whose main account can hold thousands of small positions. */
 function richSeed(): Record<string, unknown> {

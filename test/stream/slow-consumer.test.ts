@@ -33,7 +33,8 @@ beforeAll(async () => {
 afterAll(async () => { await server?.stop(); });
 
 const ofReader = (msg: string) => (l: LogLine): boolean => l.msg === msg && l['key'] === KEYS.readOnly.id;
-const isEvent = (m: Msg): boolean => m.channel === 'order' || m.channel === 'position';
+/** Order and position events (live P&L updates carry no seq). */
+const isEvent = (m: Msg): boolean => (m.channel === 'order' || m.channel === 'position') && m.live !== true;
 
 describe('slow consumer', () => {
   it('is conflated, then closed at the buffer limit, without slowing the others', async () => {

@@ -64,6 +64,7 @@ export function orderReport(
     orderId: order.id,
     clOrdId: names.clOrdId,
     origClOrdId: names.origClOrdId,
+    ordStatusReqId: null,
     execId: names.execId,
     execType,
     ordStatus: ORD_STATUS_OF[order.status],
@@ -90,7 +91,7 @@ export function rejectedOrderReport(
   m: NewOrderSingle, login: string, execId: string, reason: OrdRejReasonValue, text: string, nowMs: number,
 ): ExecutionReportFields {
   return {
-    orderId: 'NONE', clOrdId: m.clOrdId, origClOrdId: null, execId, execType: ExecType.Rejected, ordStatus: OrdStatus.Rejected,
+    orderId: 'NONE', clOrdId: m.clOrdId, origClOrdId: null, ordStatusReqId: null, execId, execType: ExecType.Rejected, ordStatus: OrdStatus.Rejected,
     ordRejReason: reason, account: login, symbol: m.symbol, side: m.side, orderQty: m.orderQty, ordType: m.ordType,
     price: m.price, stopPx: m.stopPx, timeInForce: m.timeInForce, fill: null, leavesQty: ZERO, cumQty: ZERO, avgPx: ZERO,
     transactTimeMs: nowMs, text,
@@ -111,7 +112,7 @@ export function positionCloseReport(e: PositionEvent, sym: FixSymbol, execId: st
   const profit = e.profit === null ? '' : `, profit ${decimalText(moneyOf(e.profit))}`;
   const rest = e.status === 'partially_closed' ? `, ${decimalText(unitsOf(p.volume, sym.contract))} left open` : '';
   return {
-    orderId: id, clOrdId: id, origClOrdId: null, execId, execType: ExecType.Trade, ordStatus: OrdStatus.Filled, ordRejReason: null,
+    orderId: id, clOrdId: id, origClOrdId: null, ordStatusReqId: null, execId, execType: ExecType.Trade, ordStatus: OrdStatus.Filled, ordRejReason: null,
     account: p.login, symbol: p.symbol, side: p.side === 'buy' ? Side.Sell : Side.Buy, orderQty: qty, ordType: OrdType.Market,
     price: null, stopPx: null, timeInForce: TimeInForce.ImmediateOrCancel, fill: { lastQty: qty, lastPx: px },
     leavesQty: ZERO, cumQty: qty, avgPx: px, transactTimeMs: e.ts,

@@ -13,7 +13,7 @@ import type { LogonRequest } from '../session/types.js';
 import type { AppDeps } from './ports.js';
 
 export type AccountLogon =
-  | { readonly ok: true; readonly login: string; readonly keyId: string; readonly scopes: readonly KeyScope[] }
+  | { readonly ok: true; readonly login: string; readonly keyId: string; readonly scopes: readonly KeyScope[]; readonly cancelOnDisconnect: boolean }
   | { readonly ok: false; readonly text: string };
 
 const BAD_CREDENTIALS = 'Invalid Username (553) or Password (554)';
@@ -31,7 +31,7 @@ function whitelistOf(entries: readonly string[]): Cidr[] {
 
 export function checkAccountLogon(
   req: LogonRequest,
-  deps: Pick<AppDeps, 'keys' | 'senderPrefix' | 'hours' | 'hoursText'>,
+  deps: Pick<AppDeps, 'keys' | 'senderPrefix' | 'hours' | 'hoursText' | 'cancelOnDisconnect'>,
   isLoggedOn: (login: string) => boolean,
 ): AccountLogon {
   const sender = req.header.senderCompId;
@@ -52,5 +52,5 @@ export function checkAccountLogon(
     return { ok: false, text: `Address ${req.remoteAddress} is not on the IP whitelist of API key ${keyId}` };
   }
   if (isLoggedOn(login)) return { ok: false, text: `Account ${login} already has a live FIX session (one session per account)` };
-  return { ok: true, login, keyId, scopes: key.record.scopes };
+  return { ok: true, login, keyId, scopes: key.record.scopes, cancelOnDisconnect: req.logon.cancelOrdersOnDisconnect ?? deps.cancelOnDisconnect };
 }

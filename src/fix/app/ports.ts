@@ -55,4 +55,6 @@ export interface AppDeps {
   readonly hours: CompiledSession;
   /** The hours as configured, for refusal texts. */
   readonly hoursText: string;
+  /** Config fix.cancel_on_disconnect: the default of sessions whose Logon has no tag 8013. */
+  readonly cancelOnDisconnect: boolean;
 }

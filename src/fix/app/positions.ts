@@ -2,8 +2,13 @@
 // position, oldest ticket first (DECISIONS "FIX 4.4"): 704/705 long/short quantity in units, 730
 // the open price, 1 the account, 727 the total; no positions → AO 728=2. Each AP carries every field
 // the stock FIX44 dictionary requires; PositionAmountData holds the floating profit (FMTM) in the
-// account currency (15). Needs the key's read scope, as GET /positions does. Positions are a
-// snapshot: 263=1 is answered once with 729=1 (changes arrive as ExecutionReports).
+// account currency (15). Needs the key's read scope, as GET /positions does.
+//
+// SubscriptionRequestType (263) 1 subscribes: after the snapshot, every change of a position (an
+// opening, a partial or full close, an SL/TP amend) is pushed as an AP with 325=Y and the
+// subscription's PosReqID, a closed position with zero quantities and its realised profit, until
+// an AN with 263=2 (answered with an AO) or the end of the session. Floating profit alone moving
+// is not a change (it is on every tick: the WebSocket stream carries live P&L).
 import { readRequestForPositions, type RequestForPositions } from '../codec/inbound/positions.js';
 import {
   type PartyFields, type PositionReportFields, encodePositionReport, encodeRequestForPositionsAck,
@@ -13,11 +18,11 @@ import type { FixReader } from '../codec/reader.js';
 import { yyyymmddOf } from '../codec/time.js';
 import {
   AccountType, MsgType, PartyIDSource, PartyRole, PosAmtType, PosReqResult, type PosReqResultValue, PosReqStatus,
-  type PosReqStatusValue, PosReqType, PosType, SettlPriceType, SubscriptionRequestType,
+  type PosReqStatusValue, PosReqType, PosType, SettlPriceType, SubscriptionRequestType, type SubscriptionRequestTypeValue,
 } from '../dictionary.js';
 import { Market } from '../../engine/market.js';
 import { floatingProfitCents } from '../../engine/money.js';
-import type { AccountSnapshot, PositionRecord } from '../../engine/types.js';
+import type { AccountSnapshot, PositionEvent, PositionRecord } from '../../engine/types.js';
 import { busyText, lacksScope, type Desk } from './desk.js';
 import type { AppDeps } from './ports.js';
 import { moneyOf, priceOf, unitsOf, ZERO } from './units.js';
@@ -52,44 +57,94 @@ function ack(desk: Desk, m: RequestForPositions, total: number, result: PosReqRe
   }));
 }
 
-function report(desk: Desk, m: RequestForPositions, p: PositionRecord, total: number, currency: string, profits: ProfitBook): PositionReportFields | null {
+/** How one AP describes a position: in a snapshot (of `total`) or pushed to a subscription. */
+interface ReportOf {
+  readonly posMaintRptId: string;
+  readonly posReqId: string;
+  readonly subscriptionRequestType: SubscriptionRequestTypeValue | null;
+  readonly total: number | null;
+  readonly unsolicited: boolean;
+  /** Units still open (0 once closed). */
+  readonly volume: number;
+  readonly profitCents: number;
+  readonly text: string;
+}
+
+function report(desk: Desk, p: PositionRecord, currency: string, of: ReportOf): PositionReportFields | null {
   const sym = desk.deps.symbols.get(p.symbol);
   if (sym === undefined) return null;
-  const qty = unitsOf(p.volume, sym.contract);
+  const qty = unitsOf(of.volume, sym.contract);
   const open = priceOf(p.openPrice, sym.spec);
   return {
-    posMaintRptId: String(p.ticket), posReqId: m.posReqId, posReqType: PosReqType.Positions,
-    subscriptionRequestType: m.subscriptionRequestType, totalNumPosReports: total, unsolicitedIndicator: false,
+    posMaintRptId: of.posMaintRptId, posReqId: of.posReqId, posReqType: PosReqType.Positions,
+    subscriptionRequestType: of.subscriptionRequestType, totalNumPosReports: of.total, unsolicitedIndicator: of.unsolicited,
     posReqResult: PosReqResult.ValidRequest, clearingBusinessDate: yyyymmddOf(desk.nowMs()), parties: partiesOf(desk.login),
     account: desk.login, accountType: AccountType.CustomerSide, symbol: p.symbol, currency, settlPrice: open,
     settlPriceType: SettlPriceType.Final, priorSettlPrice: open,
     positions: [{ posType: PosType.TransactionQty, longQty: p.side === 'buy' ? qty : ZERO, shortQty: p.side === 'sell' ? qty : ZERO }],
-    amounts: [{ posAmtType: PosAmtType.FinalMarkToMarket, posAmt: moneyOf(profits.profit(p, currency)) }],
-    text: `ticket ${p.ticket} ${p.side} ${p.symbol}, source ${p.source}`,
+    amounts: [{ posAmtType: PosAmtType.FinalMarkToMarket, posAmt: moneyOf(of.profitCents) }],
+    text: of.text,
   };
 }
 
-function answer(desk: Desk, m: RequestForPositions, snapshot: AccountSnapshot | null, profits: ProfitBook): void {
+/** A session's position subscription (263=1): the PosReqID its pushed APs carry. */
+export class PositionFeed {
+  private posReqId: string | null = null;
+  private currency: string | null = null;
+
+  constructor(private readonly desk: Desk, private readonly profits: ProfitBook) {}
+
+  get active(): boolean { return this.posReqId !== null; }
+
+  start(posReqId: string, currency: string): void {
+    this.posReqId = posReqId;
+    this.currency = currency;
+  }
+
+  stop(): void {
+    this.posReqId = null;
+  }
+
+  /** A change of one of the account's positions: pushed while subscribed. */
+  onPositionEvent(e: PositionEvent): void {
+    if (this.posReqId === null || this.currency === null) return;
+    const p = e.position;
+    const closed = e.status === 'closed';
+    const profitCents = closed ? e.profit ?? 0 : this.profits.profit(p, this.currency);
+    const what = e.amended !== undefined ? 'amended' : closed ? `closed (${e.reason ?? 'client'})` : e.status === 'partially_closed' ? `partially closed (${e.reason ?? 'client'})` : 'opened';
+    const fields = report(this.desk, p, this.currency, {
+      posMaintRptId: `${p.ticket}-${e.seq}`, posReqId: this.posReqId, subscriptionRequestType: SubscriptionRequestType.SnapshotPlusUpdates,
+      total: null, unsolicited: true, volume: closed ? 0 : p.volume, profitCents,
+      text: `ticket ${p.ticket} ${p.side} ${p.symbol} ${what}, source ${p.source}`,
+    });
+    if (fields !== null) this.desk.session.send(MsgType.PositionReport, (w, h) => encodePositionReport(w, h, fields));
+  }
+}
+
+function answer(desk: Desk, m: RequestForPositions, snapshot: AccountSnapshot | null, profits: ProfitBook, feed: PositionFeed): void {
   if (snapshot === null) {
     ack(desk, m, 0, PosReqResult.Other, PosReqStatus.Rejected, `not_found: account ${desk.login} not found`);
     return;
   }
   const positions = [...snapshot.positions].sort((a, b) => a.ticket - b.ticket);
-  const streaming = m.subscriptionRequestType === SubscriptionRequestType.SnapshotPlusUpdates;
-  const status = streaming ? PosReqStatus.CompletedWithWarnings : PosReqStatus.Completed;
-  const warning = streaming ? 'snapshot only: position changes arrive as ExecutionReports' : null;
+  const currency = snapshot.account.currency;
+  // The snapshot and the subscription start together: changes after it are pushed.
+  if (m.subscriptionRequestType === SubscriptionRequestType.SnapshotPlusUpdates) feed.start(m.posReqId, currency);
   if (positions.length === 0) {
-    ack(desk, m, 0, PosReqResult.NoPositionsFound, status, warning);
+    ack(desk, m, 0, PosReqResult.NoPositionsFound, PosReqStatus.Completed, null);
     return;
   }
-  ack(desk, m, positions.length, PosReqResult.ValidRequest, status, warning);
+  ack(desk, m, positions.length, PosReqResult.ValidRequest, PosReqStatus.Completed, null);
   for (const p of positions) {
-    const fields = report(desk, m, p, positions.length, snapshot.account.currency, profits);
+    const fields = report(desk, p, currency, {
+      posMaintRptId: String(p.ticket), posReqId: m.posReqId, subscriptionRequestType: m.subscriptionRequestType, total: positions.length,
+      unsolicited: false, volume: p.volume, profitCents: profits.profit(p, currency), text: `ticket ${p.ticket} ${p.side} ${p.symbol}, source ${p.source}`,
+    });
     if (fields !== null) desk.session.send(MsgType.PositionReport, (w, h) => encodePositionReport(w, h, fields));
   }
 }
 
-export function onRequestForPositions(desk: Desk, r: FixReader, profits: ProfitBook): void {
+export function onRequestForPositions(desk: Desk, r: FixReader, profits: ProfitBook, feed: PositionFeed): void {
   const m = readRequestForPositions(r);
   if (m instanceof FixProblem) {
     desk.session.reject(m);
@@ -108,6 +163,12 @@ export function onRequestForPositions(desk: Desk, r: FixReader, profits: ProfitB
     ack(desk, m, 0, PosReqResult.NotSupported, PosReqStatus.Rejected, `PosReqType (724) ${m.posReqType} is not supported: 0 (positions)`);
     return;
   }
-  const sent = desk.deps.shards.query(desk.login, (snapshot) => answer(desk, m, snapshot, profits));
+  if (m.subscriptionRequestType === SubscriptionRequestType.Unsubscribe) {
+    const was = feed.active;
+    feed.stop();
+    ack(desk, m, 0, PosReqResult.ValidRequest, PosReqStatus.Completed, was ? 'position updates stopped' : 'no position subscription was active');
+    return;
+  }
+  const sent = desk.deps.shards.query(desk.login, (snapshot) => answer(desk, m, snapshot, profits, feed));
   if (!sent) ack(desk, m, 0, PosReqResult.Other, PosReqStatus.Rejected, busyText(desk.login));
 }

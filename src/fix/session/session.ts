@@ -197,7 +197,7 @@ export class FixSession {
     const app = this.app;
     this.app = null;
     if (app !== null) this.host.counters?.ended();
-    app?.onEnd();
+    app?.onEnd(event === 'logoutReceived' ? 'logout' : 'dropped');
   }
 
   private logoutAndWait(text: string): void {

@@ -35,9 +35,12 @@ export interface SessionApp {
   onMessage(msgType: string, r: FixReader, h: FixHeader, throttled: boolean): void;
   /** The connection drained a backlog (conflated output may go out now). */
   onWritable(): void;
-  /** The session ended, whichever way; called once. */
-  onEnd(): void;
+  /** The session ended, after a Logout handshake or dropped without one; called once. */
+  onEnd(end: SessionEnd): void;
 }
+
+/** `logout`: the client's Logout ended it (a clean end); `dropped`: anything else (socket gone, timeouts, refusals). */
+export type SessionEnd = 'logout' | 'dropped';
 
 export type LogonVerdict =
   | { readonly ok: true; readonly app: SessionApp }

@@ -1,11 +1,16 @@
-// GET /positions (read model, floating profit at the latest quotes) and DELETE /positions/{ticket}
-// (full or partial close in the account's shard). Tickets not of the key's account are not_found.
+// GET /positions (read model, floating profit at the latest quotes), DELETE /positions/{ticket}
+// (full or partial close in the account's shard), PATCH /positions/{ticket} (SL and TP) and
+// DELETE /positions (close-all: one command to the account's shard, one answer listing each
+// position's close or why it could not close, charged to the trade limit once). Tickets not of the
+// key's account are not_found.
 import type { PositionRecord, SymbolSpec } from '../../engine/types.js';
 import { parseTicks } from '../../market/ticks.js';
 import type { GatewayContext } from '../context.js';
+import { parsePositionAmend } from '../amend-request.js';
 import { ApiError } from '../errors.js';
 import { callShard } from '../shard-call.js';
-import { closeJson, positionJsonText } from '../wire.js';
+import { amendedJson, closeJson, closeManyJson, positionJson, positionJsonText } from '../wire.js';
+import { jsonBody, ownLogin } from './orders.js';
 import { cut, knownSymbolFilter, listLimit, readQuery } from './query.js';
 import { decimalId, notFound, type RestRoute } from './route.js';
 
@@ -31,6 +36,12 @@ function closeVolume(text: string | undefined): number | null {
 }
 
 export function positionRoutes(ctx: Positions): RestRoute[] {
+  /** A ticket the client can know reached it through this thread, after the read model had it. */
+  const openPosition = (login: string, text: string): PositionRecord => {
+    const ticket = decimalId(text);
+    if (ticket !== null) for (const p of ctx.readModel.openPositions(login)) if (p.ticket === ticket) return p;
+    throw notFound('position', text);
+  };
   const specOf = (name: string): SymbolSpec => {
     const spec = ctx.symbols.get(name);
     if (!spec) throw new Error(`position on unconfigured symbol ${name}`);
@@ -62,17 +73,41 @@ export function positionRoutes(ctx: Positions): RestRoute[] {
       method: 'DELETE', pattern: '/v1/positions/:ticket', scope: 'trade',
       handle: async (call) => {
         const q = readQuery(call.query, ['volume']);
-        const ticket = decimalId(call.params[0]!);
-        // A ticket the client can know reached it through this thread, after the read model had it.
-        let position: PositionRecord | undefined;
-        if (ticket !== null) for (const p of ctx.readModel.openPositions(call.login)) if (p.ticket === ticket) position = p;
-        if (ticket === null || !position) throw notFound('position', call.params[0]!);
+        const position = openPosition(call.login, call.params[0]!);
         const volume = closeVolume(q.get('volume'));
         const result = await callShard(ctx, call.login, {
-          kind: 'close', login: call.login, ticket, volume, source: 'api', keyId: call.key.record.id,
+          kind: 'close', login: call.login, ticket: position.ticket, volume, source: 'api', keyId: call.key.record.id,
         });
         if (result.kind !== 'close') throw new Error(`close answered with ${result.kind}`);
         return { status: 200, body: closeJson(result, specOf(position.symbol)) };
+      },
+    },
+    {
+      method: 'PATCH', pattern: '/v1/positions/:ticket', scope: 'trade',
+      handle: async (call) => {
+        readQuery(call.query, []);
+        const position = openPosition(call.login, call.params[0]!);
+        const spec = specOf(position.symbol);
+        const { sl, tp } = parsePositionAmend(jsonBody(call.contentType, call.body), spec);
+        const result = await callShard(ctx, call.login, {
+          kind: 'amendPosition', login: call.login, ticket: position.ticket, sl, tp, source: 'api', keyId: call.key.record.id,
+        });
+        if (result.kind !== 'amendPosition') throw new Error(`amend answered with ${result.kind}`);
+        const account = ctx.readModel.account(call.login);
+        const profit = account === undefined ? null : ctx.readModel.profit(result.position, account.currency);
+        return { status: 200, body: { ...positionJson(result.position, spec, profit), amended: amendedJson(result.amended, spec) } };
+      },
+    },
+    {
+      method: 'DELETE', pattern: '/v1/positions', scope: 'trade',
+      handle: async (call) => {
+        const q = readQuery(call.query, ['login', 'symbol']);
+        const login = ownLogin(q, call.login);
+        const symbol = knownSymbolFilter(q.get('symbol'), ctx.symbols);
+        const symbolOf = new Map([...ctx.readModel.openPositions(login)].map((p) => [p.ticket, p.symbol]));
+        const result = await callShard(ctx, login, { kind: 'closeAll', login, symbol, source: 'api', keyId: call.key.record.id });
+        if (result.kind !== 'closeMany') throw new Error(`close-all answered with ${result.kind}`);
+        return { status: 200, body: { data: closeManyJson(result, ctx.symbols, (ticket) => symbolOf.get(ticket) ?? '') } };
       },
     },
   ];

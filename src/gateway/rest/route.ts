@@ -4,7 +4,7 @@ import type { KeyScope } from '../../config/types.js';
 import type { LiveKey } from '../auth/key-ring.js';
 import { ApiError } from '../errors.js';
 
-export type RestMethod = 'GET' | 'POST' | 'DELETE';
+export type RestMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /** An authenticated, rate-limited call with the scope its route needs. */
 export interface RestCall {
@@ -30,7 +30,7 @@ export interface RestRoute {
   readonly handle: (call: RestCall) => Reply | Promise<Reply>;
 }
 
-/** Spec "Limits": GETs are reads (per key); POST and DELETE are trade calls (per account). */
+/** Spec "Limits": GETs are reads (per key); POST, PATCH and DELETE are trade calls (per account). */
 export const isTrade = (method: RestMethod): boolean => method !== 'GET';
 
 /** `DELETE /v1/orders/{id}`: how statistics and docs name a route. */

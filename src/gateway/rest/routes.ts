@@ -9,6 +9,7 @@ import type { GatewayContext } from '../context.js';
 import { KEY_STATS, KEY_STATS_SAVE_MS, KeyStatsBook } from '../stats/key-stats-book.js';
 import { iso } from '../wire.js';
 import { accountRoutes } from './accounts.js';
+import { deadManRoutes } from './dead-man.js';
 import { orderReadRoutes } from './order-reads.js';
 import { orderRoutes } from './orders.js';
 import { RestPipeline } from './pipeline.js';
@@ -20,7 +21,7 @@ import { symbolRoutes } from './symbols.js';
 /** Full buckets are dropped this often (they equal fresh ones), bounding the limiter's memory. */
 const BUCKET_SWEEP_MS = 5_000;
 
-const UWS_METHOD: Readonly<Record<RestMethod, 'get' | 'post' | 'del'>> = { GET: 'get', POST: 'post', DELETE: 'del' };
+const UWS_METHOD: Readonly<Record<RestMethod, 'get' | 'post' | 'patch' | 'del'>> = { GET: 'get', POST: 'post', PATCH: 'patch', DELETE: 'del' };
 
 export interface RestService {
   /** Per-key statistics, for the console. */
@@ -30,7 +31,7 @@ export interface RestService {
 }
 
 export function restRoutes(ctx: GatewayContext): RestRoute[] {
-  return [...accountRoutes(ctx), ...orderRoutes(ctx), ...orderReadRoutes(ctx), ...positionRoutes(ctx), ...symbolRoutes(ctx)];
+  return [...accountRoutes(ctx), ...orderRoutes(ctx), ...orderReadRoutes(ctx), ...positionRoutes(ctx), ...deadManRoutes(ctx), ...symbolRoutes(ctx)];
 }
 
 export function registerRest(app: TemplatedApp, ctx: GatewayContext): RestService {

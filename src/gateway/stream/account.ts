@@ -5,10 +5,14 @@
 // runs at most once per `throttleMs`: at once when the account was quiet, else when its window
 // ends. A subscriber gets the current state when it subscribes.
 //
+// `margin_call` is true while the margin level is below the account group's margin-call level
+// (config margin): the warning before stop-out, which the shard applies on its own.
+//
 // `seq` in the message is the account's last event seq the state includes: a stamp that lets a
 // client line the state up with its order/position events. Account messages are states, not
 // events: they are conflated, never replayed, and carry no seq of their own.
-import type { AccountRecord } from '../../engine/types.js';
+import type { MarginLevelsConfig } from '../../config/types.js';
+import type { AccountMetrics, AccountRecord } from '../../engine/types.js';
 import type { Clock } from '../../market/clock.js';
 import type { ReadModel } from '../../shard/read-model.js';
 import { accountText } from './messages.js';
@@ -26,7 +30,12 @@ interface Watched {
 export class AccountStream {
   private readonly watched = new Map<string, Watched>();
 
-  constructor(private readonly readModel: ReadModel, private readonly clock: Clock, private readonly throttleMs: number) {}
+  constructor(
+    private readonly readModel: ReadModel,
+    private readonly clock: Clock,
+    private readonly throttleMs: number,
+    private readonly levelsOf: (group: string) => MarginLevelsConfig,
+  ) {}
 
   /** False when the account does not exist. */
   subscribe(outlet: AccountOutlet, login: string): boolean {
@@ -99,7 +108,13 @@ export class AccountStream {
 
   private render(account: AccountRecord, nowMs: number): { state: string; text: string } {
     const m = this.readModel.metrics(account);
-    const state = `${m.balance}|${m.equity}|${m.margin}|${m.freeMargin}|${m.marginLevel}|${account.seq}`;
-    return { state, text: accountText(account, m, nowMs) };
+    const marginCall = this.marginCall(account, m);
+    const state = `${m.balance}|${m.equity}|${m.margin}|${m.freeMargin}|${m.marginLevel}|${account.seq}|${marginCall}`;
+    return { state, text: accountText(account, m, marginCall, nowMs) };
+  }
+
+  private marginCall(account: AccountRecord, m: AccountMetrics): boolean {
+    const level = this.levelsOf(account.group).margin_call_percent;
+    return level > 0 && m.margin > 0 && m.marginLevel < level;
   }
 }

@@ -6,6 +6,8 @@ import { keyRefusal } from '../auth/verify.js';
 import type { GatewayContext } from '../context.js';
 import { AccountStream } from './account.js';
 import { CLOSE_POLICY, FlushQueue, StreamConnection, type Session } from './connection.js';
+import { StreamDeadMan } from './dead-man.js';
+import { LiveFeed } from './live.js';
 import { EventStream } from './events.js';
 import { ackText, errorText, heartbeatText, internalErrorText, pongText, StreamError } from './messages.js';
 import { EVENT_CHANNELS, parseOp, type ClientOp, type EventChannel, type OpId, type SubscribeOp, type UnsubscribeOp } from './ops.js';
@@ -27,6 +29,8 @@ export class StreamHub {
   private readonly fanout: QuoteFanout;
   private readonly events: EventStream;
   private readonly accounts: AccountStream;
+  private readonly live: LiveFeed;
+  private readonly deadMan: StreamDeadMan;
   private readonly heartbeat: NodeJS.Timeout;
   private readonly stopQuotes: () => void;
   private closed = false;
@@ -54,7 +58,9 @@ export class StreamHub {
         maxHeldEvents: t.maxHeldEvents,
       },
     );
-    this.accounts = new AccountStream(ctx.readModel, ctx.clock, t.accountThrottleMs);
+    this.accounts = new AccountStream(ctx.readModel, ctx.clock, t.accountThrottleMs, (group) => ctx.config.margin.groups[group] ?? ctx.config.margin);
+    this.live = new LiveFeed((login, on) => ctx.pool.client.live(login, on), ctx.symbols, Math.min(t.conflateAtBytes, Math.floor(s.max_buffer_bytes / 2)));
+    this.deadMan = new StreamDeadMan(ctx);
     this.stopQuotes = ctx.market.subscribe((quote) => {
       this.fanout.onQuote(quote);
       this.accounts.onQuote();
@@ -62,6 +68,7 @@ export class StreamHub {
     ctx.pool.client.listen({
       events: (events) => { if (!this.closed) this.events.onEvents(events); },
       accounts: (accounts) => { if (!this.closed) this.accounts.onAccounts(accounts); },
+      live: (accounts, ts) => { if (!this.closed) this.live.onLive(accounts, ts); },
     });
     this.heartbeat = setInterval(() => {
       const nowMs = ctx.clock.nowMs();
@@ -133,6 +140,8 @@ export class StreamHub {
     this.fanout.drop(conn);
     this.events.drop(conn);
     this.accounts.drop(conn);
+    this.live.drop(conn);
+    this.deadMan.dropped(conn, this.closed);
     conn.log.debug('stream closed');
   }
 
@@ -141,6 +150,7 @@ export class StreamHub {
     if (!conn?.isOpen) return;
     this.fanout.onDrain(conn);
     this.events.onDrain(conn);
+    this.live.onDrain(conn);
   }
 
   private message(ws: WebSocket<Session>, data: ArrayBuffer, isBinary: boolean): void {
@@ -193,6 +203,8 @@ export class StreamHub {
       case 'ping': conn.push(pongText(op.id, this.ctx.clock.nowMs())); return;
       case 'subscribe': this.subscribe(conn, op); return;
       case 'unsubscribe': this.unsubscribe(conn, op); return;
+      case 'cancel_all_after': this.deadMan.cancelAllAfter(conn, op, errorText); return;
+      case 'cancel_on_disconnect': conn.push(this.deadMan.cancelOnDisconnect(conn, op)); return;
     }
   }
 
@@ -216,6 +228,7 @@ export class StreamHub {
     conn.push(ackText('subscribed', { id: op.id, channels: op.channels, symbols: op.symbols, login: op.channels.some((c) => c !== 'quotes') ? login : null }));
     if (op.symbols.length > 0) this.fanout.add(conn, op.symbols);
     if (eventChannels.length > 0) this.events.subscribe(conn, login, eventChannels, op.sinceSeq);
+    if (eventChannels.includes('positions')) this.live.add(conn, login);
     if (wantsAccount) this.accounts.subscribe(conn, login);
   }
 
@@ -227,6 +240,7 @@ export class StreamHub {
     conn.push(ackText('unsubscribed', { id: op.id, channels: op.channels, symbols, login: op.channels.some((c) => c !== 'quotes') ? login : null }));
     if (symbols.length > 0) this.fanout.remove(conn, symbols);
     if (eventChannels.length > 0) this.events.unsubscribe(conn, login, eventChannels);
+    if (eventChannels.includes('positions')) this.live.remove(conn, login);
     if (op.channels.includes('account')) this.accounts.unsubscribe(conn, login);
   }
 

@@ -3,7 +3,7 @@
 import type { AccountMetrics, AccountRecord, Cents, EngineEvent, OrderRecord, PositionEvent, PositionRecord, Quote, SymbolSpec, UnixMs } from '../../engine/types.js';
 import { centilotsToLots, fromTicks } from '../../market/ticks.js';
 import type { ErrorName } from '../errors.js';
-import { money, orderJson, positionJson, positionJsonText, type PositionJson } from '../wire.js';
+import { amendedJson, money, orderJson, positionJson, positionJsonText, type ChangeJson, type PositionJson } from '../wire.js';
 import type { Channel, OpId } from './ops.js';
 
 /** Error names a stream op can get (DECISIONS: bad_request, forbidden, not_found, rate_limited). */
@@ -43,7 +43,9 @@ function specOf(pricing: Pricing, symbol: string): SymbolSpec {
  */
 export function eventText(e: EngineEvent, pricing: Pricing): string {
   if (e.type === 'order') {
-    return JSON.stringify({ channel: 'order', ...orderJson(e.order, specOf(pricing, e.order.symbol)), seq: e.seq, ts: e.ts });
+    const spec = specOf(pricing, e.order.symbol);
+    const amended = e.amended === undefined ? {} : { amended: amendedJson(e.amended, spec) };
+    return JSON.stringify({ channel: 'order', ...orderJson(e.order, spec), ...amended, seq: e.seq, ts: e.ts });
   }
   return JSON.stringify({ channel: 'position', ...positionEventFields(e, pricing), seq: e.seq, ts: e.ts });
 }
@@ -54,6 +56,7 @@ interface PositionEventJson extends PositionJson {
   close_price?: number;
   closed_volume?: number;
   reason?: string;
+  amended?: ChangeJson[];
 }
 
 function positionEventFields(e: PositionEvent, pricing: Pricing): PositionEventJson {
@@ -63,6 +66,7 @@ function positionEventFields(e: PositionEvent, pricing: Pricing): PositionEventJ
   if (e.closePrice !== null) out.close_price = fromTicks(e.closePrice, spec.digits);
   if (e.closedVolume !== null && e.status === 'partially_closed') out.closed_volume = centilotsToLots(e.closedVolume);
   if (e.reason !== null) out.reason = e.reason;
+  if (e.amended !== undefined) out.amended = amendedJson(e.amended, spec);
   return out;
 }
 
@@ -108,10 +112,10 @@ export function snapshotEndText(e: SnapshotEndParts): string {
 }
 
 /** Account state; `seq` is the account's last event seq the state includes (a stamp, never replayed). */
-export function accountText(a: AccountRecord, m: AccountMetrics, ts: UnixMs): string {
+export function accountText(a: AccountRecord, m: AccountMetrics, marginCall: boolean, ts: UnixMs): string {
   return JSON.stringify({
     channel: 'account', login: a.login, balance: money(m.balance), equity: money(m.equity), margin: money(m.margin),
-    free_margin: money(m.freeMargin), margin_level: m.marginLevel, seq: a.seq, ts,
+    free_margin: money(m.freeMargin), margin_level: m.marginLevel, margin_call: marginCall, seq: a.seq, ts,
   });
 }
 

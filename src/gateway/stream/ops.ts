@@ -1,5 +1,6 @@
 // The client's side of the stream (DECISIONS "WebSocket messages"): JSON text frames holding one
-// object with `op` subscribe, unsubscribe or ping. Parsing checks shape only; whether a symbol
+// object with `op` subscribe, unsubscribe, ping, or the dead-man's switch ops cancel_all_after and
+// cancel_on_disconnect. Parsing checks shape only; whether a symbol
 // exists or a login is visible is the connection's question. Unknown fields are refused like in
 // REST: a misspelt `since_seq` must not silently become a snapshot.
 
@@ -33,7 +34,14 @@ export interface UnsubscribeOp {
 
 export interface PingOp { readonly op: 'ping'; readonly id: OpId }
 
-export type ClientOp = SubscribeOp | UnsubscribeOp | PingOp;
+/** Arms (timeout_ms > 0) or disarms (0) the key's dead-man's switch, as POST /v1/cancel-all-after. */
+export interface CancelAllAfterOp { readonly op: 'cancel_all_after'; readonly id: OpId; readonly body: Readonly<Record<string, unknown>> }
+
+/** While enabled, this connection dropping fires the key's dead-man's switch at once. */
+export interface CancelOnDisconnectOp { readonly op: 'cancel_on_disconnect'; readonly id: OpId; readonly enabled: boolean; readonly closePositions: boolean }
+
+export type ClientOp = SubscribeOp | UnsubscribeOp | PingOp | CancelAllAfterOp | CancelOnDisconnectOp;
+export const OPS: readonly ClientOp['op'][] = ['subscribe', 'unsubscribe', 'ping', 'cancel_all_after', 'cancel_on_disconnect'];
 
 export interface OpProblem { readonly id: OpId; readonly message: string; readonly field?: string }
 
@@ -46,6 +54,8 @@ const FIELDS: Readonly<Record<ClientOp['op'], readonly string[]>> = {
   subscribe: ['op', 'id', 'channels', 'symbols', 'login', 'since_seq'],
   unsubscribe: ['op', 'id', 'channels', 'symbols', 'login'],
   ping: ['op', 'id'],
+  cancel_all_after: ['op', 'id', 'timeout_ms', 'close_positions'],
+  cancel_on_disconnect: ['op', 'id', 'enabled', 'close_positions'],
 };
 
 /**
@@ -87,14 +97,18 @@ export function parseOp(text: string): ParsedOp {
 }
 
 function parseBody(body: Record<string, unknown>, id: OpId): ClientOp {
-  const op = body['op'];
-  if (op !== 'subscribe' && op !== 'unsubscribe' && op !== 'ping') {
-    throw new Refusal(op === undefined ? 'op is required (subscribe, unsubscribe or ping)' : `unknown op ${shown(op)}; ops are subscribe, unsubscribe and ping`, 'op');
+  const op = OPS.find((o) => o === body['op']);
+  if (op === undefined) {
+    const named = body['op'] === undefined ? 'op is required' : `unknown op ${shown(body['op'])}`;
+    throw new Refusal(`${named}; ops are ${OPS.join(', ')}`, 'op');
   }
   for (const key of Object.keys(body)) {
     if (!FIELDS[op].includes(key)) throw new Refusal(`unknown field ${JSON.stringify(key)} for op ${op}`, key);
   }
   if (op === 'ping') return { op, id };
+  // Its range is configuration: the hub checks it as the REST route does.
+  if (op === 'cancel_all_after') return { op, id, body };
+  if (op === 'cancel_on_disconnect') return { op, id, enabled: requiredBoolean(body, 'enabled'), closePositions: optionalBoolean(body, 'close_positions') };
   const channels = parseChannels(body['channels']);
   const login = optionalString(body, 'login', MAX_LOGIN_LENGTH);
   const hasQuotes = channels.includes('quotes');
@@ -108,6 +122,16 @@ function parseBody(body: Record<string, unknown>, id: OpId): ClientOp {
   const symbols = hasQuotes ? parseSymbols(rawSymbols) : [];
   if (hasQuotes && symbols.length === 0) throw new Refusal('symbols must name at least one symbol', 'symbols');
   return { op, id, channels, symbols, login, sinceSeq: parseSinceSeq(body['since_seq'], channels) };
+}
+
+function requiredBoolean(body: Record<string, unknown>, field: string): boolean {
+  const v = body[field];
+  if (typeof v !== 'boolean') throw new Refusal(`${field} must be true or false`, field);
+  return v;
+}
+
+function optionalBoolean(body: Record<string, unknown>, field: string): boolean {
+  return body[field] === undefined || body[field] === null ? false : requiredBoolean(body, field);
 }
 
 function parseChannels(raw: unknown): Channel[] {

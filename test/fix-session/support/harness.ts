@@ -197,6 +197,8 @@ export interface HarnessOptions {
   readonly hours?: SessionSpec;
   readonly shardRingBytes?: number;
   readonly heartbeatS?: number;
+  /** fix.cancel_on_disconnect (default false). */
+  readonly cancelOnDisconnect?: boolean;
 }
 
 export class Harness {
@@ -231,13 +233,13 @@ export class Harness {
     const deps: AppDeps = {
       shards, quotes: this.board, keys: this.keys,
       symbols: new Map<string, FixSymbol>(symbols.map((spec) => [spec.name, { spec, contract: contractDecimal(spec) }])),
-      senderPrefix: 'TAS', hours: compileSession(hours), hoursText: hoursText(hours),
+      senderPrefix: 'TAS', hours: compileSession(hours), hoursText: hoursText(hours), cancelOnDisconnect: opts.cancelOnDisconnect ?? false,
     };
     this.gateway = new FixGateway(deps, this.clock.nowMs, log);
     shards.connect(this.gateway);
     const fix: AppConfig['fix'] = {
       host: '127.0.0.1', port: 0, sender_prefix: 'TAS', target_comp_id: 'TASGW', session: hours, tls: { cert: null, key: null },
-      heartbeat_s: opts.heartbeatS ?? 30, logon_timeout_ms: 5000,
+      heartbeat_s: opts.heartbeatS ?? 30, logon_timeout_ms: 5000, cancel_on_disconnect: opts.cancelOnDisconnect ?? false,
     };
     this.config = sessionConfigOf(fix);
     this.keys.records.set('key-1', keyRecord('key-1', '100001'));

@@ -42,6 +42,15 @@ class TestSession extends AsciiSession {
     this.send(msgType, body);
   }
 
+  /** Cuts the connection without a Logout (a crash, a network failure); resolves once the socket is closed. */
+  dropConnection(): Promise<void> {
+    const duplex = this.transport?.duplex;
+    if (duplex === undefined) return Promise.resolve();
+    const closed = new Promise<void>((resolve) => duplex.readable.once('close', () => resolve()));
+    duplex.destroy();
+    return closed;
+  }
+
   next(match: (m: Received) => boolean, timeoutMs = 10_000): Promise<Received> {
     const seen = this.received.findIndex(match);
     if (seen >= 0) return Promise.resolve(this.received.splice(seen, 1)[0]!);
@@ -86,6 +95,8 @@ export interface JspurefixClient {
   send(msgType: string, body: Record<string, unknown>): void;
   next(msgType: string, where?: (o: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
   logout(): Promise<void>;
+  /** Drops the connection without a Logout; resolves once the socket is closed. */
+  drop(): Promise<void>;
 }
 
 export async function connectJspurefix(o: ClientOptions): Promise<JspurefixClient> {
@@ -115,6 +126,7 @@ export async function connectJspurefix(o: ClientOptions): Promise<JspurefixClien
       session.done();
       await ended;
     },
+    drop: () => session.dropConnection(),
   };
 }
 

@@ -28,7 +28,7 @@ export function fromAscii(text: string): Buffer {
 }
 
 export const FILL: ExecutionReportFields = {
-  orderId: 'O-77', clOrdId: 'C-1', origClOrdId: null, execId: 'E-9', execType: ExecType.Trade,
+  orderId: 'O-77', clOrdId: 'C-1', origClOrdId: null, ordStatusReqId: null, execId: 'E-9', execType: ExecType.Trade,
   ordStatus: OrdStatus.Filled, ordRejReason: null, account: '1001', symbol: 'EURUSD', side: Side.Buy,
   orderQty: { units: 100_000, scale: 0 }, ordType: OrdType.Market, price: null, stopPx: null,
   timeInForce: TimeInForce.ImmediateOrCancel,

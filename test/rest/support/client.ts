@@ -96,6 +96,10 @@ export class RestClient {
     return this.call('POST', path, { ...opts, body: typeof body === 'string' ? body : JSON.stringify(body) });
   }
 
+  patch(path: string, body: unknown, opts: SignOptions = {}): Promise<Answer> {
+    return this.call('PATCH', path, { ...opts, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  }
+
   del(path: string, opts: SignOptions = {}): Promise<Answer> { return this.call('DELETE', path, opts); }
 }
 

@@ -29,3 +29,9 @@ export function expectError(res: Answer, name: string, field?: string | null): v
   expectRateLimitHeaders(res);
   if (status === 429) expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
 }
+
+/** A 200 answer (the body is shown when it is not), returned for chaining. */
+export function expectOk(res: Answer): Answer {
+  expect(res.status, res.text).toBe(200);
+  return res;
+}

@@ -88,10 +88,10 @@ export class TestStream {
     });
   }
 
-  /** Sends an op and resolves with its answer (ack, pong or error echoing the id). */
+  /** Sends an op and resolves with its answer (ack, pong, a dead-man's switch answer or error echoing the id). */
   async request(op: Record<string, unknown>): Promise<Msg> {
     this.send(op);
-    return this.take((m) => m.id === op['id'] && ['subscribed', 'unsubscribed', 'pong', 'error'].includes(m.channel));
+    return this.take((m) => m.id === op['id'] && ['subscribed', 'unsubscribed', 'pong', 'error', 'cancel_all_after', 'cancel_on_disconnect'].includes(m.channel));
   }
 
   of(channel: string): Msg[] { return this.messages.filter((m) => m.channel === channel); }

@@ -1,7 +1,9 @@
 // Inbound order messages: NewOrderSingle (D), OrderCancelRequest (F), OrderCancelReplaceRequest
-// (G). Quantities and prices stay exact decimals: the gateway converts them with the symbol's
+// (G), OrderStatusRequest (H), OrderMassCancelRequest (q). Quantities and prices stay exact decimals: the gateway converts them with the symbol's
 // contract size and digits (decimalToScale detects a price with too many decimals).
-import { HandlInst, type HandlInstValue, OrdType, Side, type SideValue, Tag, TimeInForce } from '../../dictionary.js';
+import {
+  HandlInst, type HandlInstValue, MassCancelRequestType, type MassCancelRequestTypeValue, OrdType, Side, type SideValue, Tag, TimeInForce,
+} from '../../dictionary.js';
 import type { FixDecimal } from '../decimal.js';
 import type { OrderTerms } from '../order-terms.js';
 import { CONDITIONALLY_REQUIRED, type FixProblem } from '../problem.js';
@@ -12,6 +14,7 @@ const SIDES = charEnum(Side);
 const ORD_TYPES = charEnum(OrdType);
 const TIME_IN_FORCES = charEnum(TimeInForce);
 const HANDL_INSTS = charEnum(HandlInst);
+const MASS_CANCEL_REQUEST_TYPES = charEnum(MassCancelRequestType);
 /** FIX44: Price (44) is required for limit order types, StopPx (99) for stop order types. */
 const NEEDS_PRICE: ReadonlySet<string> = new Set([OrdType.Limit, OrdType.StopLimit, OrdType.LimitOrBetter, OrdType.LimitWithOrWithout]);
 const NEEDS_STOP_PX: ReadonlySet<string> = new Set([OrdType.Stop, OrdType.StopLimit]);
@@ -112,5 +115,49 @@ export function readOrderCancelReplaceRequest(r: FixReader): OrderCancelReplaceR
     text: r.str(Tag.Text),
   };
   requirePrices(r, m);
+  return r.problem() ?? m;
+}
+
+/** OrderStatusRequest (H): the order by OrderID (37) when given, else by ClOrdID (11). */
+export interface OrderStatusRequest {
+  readonly clOrdId: string;
+  readonly orderId: string | null;
+  readonly ordStatusReqId: string | null;
+  readonly account: string | null;
+  readonly symbol: string;
+  readonly side: SideValue;
+}
+
+export function readOrderStatusRequest(r: FixReader): OrderStatusRequest | FixProblem {
+  r.beginRead();
+  const m: OrderStatusRequest = {
+    clOrdId: r.reqStr(Tag.ClOrdID),
+    orderId: r.str(Tag.OrderID),
+    ordStatusReqId: r.str(Tag.OrdStatusReqID),
+    account: r.str(Tag.Account),
+    symbol: r.reqStr(Tag.Symbol),
+    side: r.reqEnumChar(Tag.Side, SIDES),
+  };
+  return r.problem() ?? m;
+}
+
+/** OrderMassCancelRequest (q): 530 says the scope (1 one symbol, 7 all; the others are refused with an r). */
+export interface OrderMassCancelRequest {
+  readonly clOrdId: string;
+  readonly massCancelRequestType: MassCancelRequestTypeValue;
+  readonly symbol: string | null;
+  readonly side: SideValue | null;
+  readonly transactTimeMs: number;
+}
+
+export function readOrderMassCancelRequest(r: FixReader): OrderMassCancelRequest | FixProblem {
+  r.beginRead();
+  const m: OrderMassCancelRequest = {
+    clOrdId: r.reqStr(Tag.ClOrdID),
+    massCancelRequestType: r.reqEnumChar(Tag.MassCancelRequestType, MASS_CANCEL_REQUEST_TYPES),
+    symbol: r.str(Tag.Symbol),
+    side: r.enumChar(Tag.Side, SIDES),
+    transactTimeMs: r.reqUtcTimestamp(Tag.TransactTime),
+  };
   return r.problem() ?? m;
 }

@@ -6,6 +6,11 @@ import type { FixProblem } from '../problem.js';
 import type { FixReader } from '../reader.js';
 
 const ENCRYPT_METHODS = valueSet(EncryptMethod);
+/**
+ * CancelOrdersOnDisconnect, a user-defined Logon tag (FIX reserves 5000+ for them; Coinbase uses
+ * 8013 for the same): Y cancels the key's orders when the session drops without a Logout.
+ */
+export const CANCEL_ORDERS_ON_DISCONNECT_TAG = 8013;
 const SESSION_REJECT_REASONS = valueSet(SessionRejectReason);
 
 export interface Logon {
@@ -15,6 +20,8 @@ export interface Logon {
   readonly nextExpectedMsgSeqNum: number | null;
   readonly username: string | null;
   readonly password: string | null;
+  /** Tag 8013; null when absent (the gateway's config decides). */
+  readonly cancelOrdersOnDisconnect: boolean | null;
 }
 
 export function readLogon(r: FixReader): Logon | FixProblem {
@@ -27,6 +34,7 @@ export function readLogon(r: FixReader): Logon | FixProblem {
     nextExpectedMsgSeqNum: r.int(Tag.NextExpectedMsgSeqNum),
     username: r.str(Tag.Username),
     password: r.str(Tag.Password),
+    cancelOrdersOnDisconnect: r.bool(CANCEL_ORDERS_ON_DISCONNECT_TAG),
   };
   return r.problem() ?? m;
 }
