@@ -6,8 +6,8 @@
 import { ApiError } from '../gateway/errors.js';
 import { listLimit, readQuery } from '../gateway/rest/query.js';
 import { iso } from '../gateway/wire.js';
-import { KillStore } from '../killswitch/kill-store.js';
-import type { KillSwitches } from '../killswitch/kill-switches.js';
+import { KillStore } from '../gateway/killswitch/kill-store.js';
+import type { KillSwitches } from '../gateway/killswitch/kill-switches.js';
 import { accountOf, userOf } from './actor.js';
 import { freshTotp } from './fresh-totp.js';
 import type { ConsoleRouter } from './router.js';

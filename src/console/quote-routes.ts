@@ -4,7 +4,7 @@
 // the page can put the symbols in use first.
 import type { SymbolSpec, UnixMs } from '../engine/types.js';
 import { readQuery } from '../gateway/rest/query.js';
-import { compileSession, isSessionOpen, minuteOfWeek, type CompiledSession } from '../market/session.js';
+import { compileSession, isSessionOpen, minuteOfWeek, type CompiledSession } from '../engine/market-session.js';
 import { fromTicks } from '../market/ticks.js';
 import { sees } from './actor.js';
 import type { ConsoleRouter } from './router.js';

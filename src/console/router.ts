@@ -9,7 +9,7 @@ import { clientIp } from '../gateway/auth/client-ip.js';
 import type { GatewayContext } from '../gateway/context.js';
 import { ApiError } from '../gateway/errors.js';
 import { Exchange, parseJsonObject, serve, type Headers } from '../gateway/http.js';
-import { ipMatches } from '../util/ip.js';
+import { ipMatches } from '../base/ip.js';
 import { actorName, ANONYMOUS, type Actor, type Scoped } from './actor.js';
 import { summary, type AuditLog } from './audit-log.js';
 import type { Lockout } from './lockout.js';

@@ -11,7 +11,7 @@ import { ApiError } from '../gateway/errors.js';
 import { readQuery } from '../gateway/rest/query.js';
 import { iso } from '../gateway/wire.js';
 import { USERS, type UserRecord } from '../store/records.js';
-import { hashPassword } from '../util/password.js';
+import { hashPassword } from '../base/password.js';
 import { userOf, viewer } from './actor.js';
 import { checked } from './check-body.js';
 import { freshTotp, refusedCode, refuseIfLocked } from './fresh-totp.js';

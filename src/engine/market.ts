@@ -1,7 +1,7 @@
 // The symbol table, the last quote per symbol, each symbol's compiled trading session, and the
 // currency conversion routes (DECISIONS "Prices": through the quote of the matching pair). Shared by
 // the engine and the main thread's read model; it holds quotes but never reads a clock.
-import { compileSession, isSessionOpen, SessionSpecError, type CompiledSession } from '../market/session.js';
+import { compileSession, isSessionOpen, SessionSpecError, type CompiledSession } from './market-session.js';
 import { describe, EngineInitError, isRecord, symbolSpecProblem } from './checks.js';
 import { mulExact, RATIO_ONE, type ExactInt, type Ratio } from './exact.js';
 import type { Quote, SymbolSpec, UnixMs } from './types.js';

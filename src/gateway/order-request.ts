@@ -3,6 +3,7 @@
 // well-formed but not tradable (volume step, price precision, unknown symbol) are invalid_order
 // (422), each naming its field. Unknown fields are refused: a typo must not silently become a
 // different order.
+import { MAX_CLIENT_ID_CHARS } from '../engine/checks.js';
 import type { PlaceOrder, Side, OrderType, Source, SymbolSpec } from '../engine/types.js';
 import { lotsToCentilots, toTicks } from '../market/ticks.js';
 import { ApiError } from './errors.js';
@@ -10,7 +11,6 @@ import { ApiError } from './errors.js';
 const SIDES: readonly Side[] = ['buy', 'sell'];
 const TYPES: readonly OrderType[] = ['market', 'limit', 'stop'];
 const BASE_FIELDS = ['login', 'symbol', 'side', 'type', 'volume', 'price', 'sl', 'tp', 'client_id'];
-export const MAX_CLIENT_ID = 64;
 const MAX_LOGIN = 20;
 
 export interface OrderOrigin { readonly source: Source; readonly keyId: string | null }
@@ -28,7 +28,7 @@ export function requireString(body: Record<string, unknown>, field: string, maxL
  * (`"\ud800"` in JSON) cannot be stored as sent, and two such ids would become one.
  */
 function clientIdOf(body: Record<string, unknown>): string {
-  const v = requireString(body, 'client_id', MAX_CLIENT_ID);
+  const v = requireString(body, 'client_id', MAX_CLIENT_ID_CHARS);
   if (!v.isWellFormed()) throw new ApiError('bad_request', 'client_id must be well-formed Unicode text (it holds a lone surrogate)', 'client_id');
   return v;
 }

@@ -7,7 +7,7 @@ import { eventLoopTurn } from '../ring/idle.js';
 import type { CheckpointWriter } from '../store/checkpoint.js';
 import { pruneHistory } from '../store/retention.js';
 import type { ShardStore } from '../store/store.js';
-import type { Logger } from '../util/log.js';
+import type { Logger } from '../base/log.js';
 import type { JournalHealth, ShardOutbound } from './protocol.js';
 
 const PRUNE_EVERY_MS = 3600_000;

@@ -1,7 +1,7 @@
 // The kill switch's transition table: trigger always ends Triggered (and halts), reset always ends
 // Armed, releasing only a Triggered switch.
 import { describe, expect, it } from 'vitest';
-import { TRANSITIONS } from '../../src/killswitch/state.js';
+import { TRANSITIONS } from '../../src/gateway/killswitch/state.js';
 
 describe('kill switch transitions', () => {
   it('Armed -> trigger -> Triggered -> reset -> Armed', () => {

@@ -8,7 +8,7 @@
 import type { Cents, UnixMs } from '../../engine/types.js';
 import { ApiError } from '../../gateway/errors.js';
 import type { Query } from '../../gateway/rest/query.js';
-import type { Logger } from '../../util/log.js';
+import type { Logger } from '../../base/log.js';
 import { putInChunks, pruneOlder, type ChartTables } from '../tables.js';
 import { bucketStarts, timeWindow, type TimeWindow } from '../time-window.js';
 

@@ -4,8 +4,8 @@
 // that encoded something in a turn writes it in one socket write at the end of that turn.
 import type { OrderEvent, PositionEvent, Quote } from '../../engine/types.js';
 import { keyStatus } from '../../store/records.js';
-import type { FixSession } from '../session/session.js';
-import type { LogonRequest, LogonVerdict, SessionCounters, SessionHost, SessionLog } from '../session/types.js';
+import type { FixSession, SessionHost } from '../session/session.js';
+import type { LogonRequest, LogonVerdict, SessionCounters, SessionLog } from '../session/types.js';
 import { AccountSession } from './account-session.js';
 import { ExecIds } from './execution.js';
 import { checkAccountLogon } from './logon-check.js';

@@ -7,8 +7,8 @@ import { type NewOrderSingle, readNewOrderSingle } from '../codec/inbound/orders
 import { FixProblem } from '../codec/problem.js';
 import type { FixReader } from '../codec/reader.js';
 import { OrdRejReason, type OrdRejReasonValue, OrdType, Side, TimeInForce } from '../dictionary.js';
+import { MAX_CLIENT_ID_CHARS } from '../../engine/checks.js';
 import type { OrderEvent, OrderType, PlaceOrder, Reject, Side as EngineSide } from '../../engine/types.js';
-import { MAX_CLIENT_ID } from '../../gateway/order-request.js';
 import type { Answer } from '../../shard/protocol.js';
 import { RATE_LIMITED_TEXT, busyText, lacksScope, rejectText, reportAccepted, sendReport, symbolOf, type Desk } from './desk.js';
 import { execTypeOf, rejectedOrderReport } from './execution.js';
@@ -42,7 +42,7 @@ function placeCommand(desk: Desk, m: NewOrderSingle): PlaceOrder | Refusal {
   }
   const forbidden = lacksScope(desk, 'trade');
   if (forbidden !== null) return refusal(OrdRejReason.Other, forbidden);
-  if (m.clOrdId.length > MAX_CLIENT_ID) return refusal(OrdRejReason.Other, `ClOrdID (11) is longer than ${MAX_CLIENT_ID} characters`);
+  if (m.clOrdId.length > MAX_CLIENT_ID_CHARS) return refusal(OrdRejReason.Other, `ClOrdID (11) is longer than ${MAX_CLIENT_ID_CHARS} characters`);
   if (desk.tracker.used(m.clOrdId)) return refusal(OrdRejReason.DuplicateOrder, `duplicate_client_id: ClOrdID (11) ${m.clOrdId} was already used on this session`);
   const sym = symbolOf(desk, m.symbol);
   if (sym === undefined) return refusal(OrdRejReason.UnknownSymbol, `unknown symbol ${m.symbol}`);

@@ -4,7 +4,7 @@
 // status and whitelist enforced. REST headers and the WebSocket query carry the same three values.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { keyStatus } from '../../store/records.js';
-import { ipMatches } from '../../util/ip.js';
+import { ipMatches } from '../../base/ip.js';
 import { ApiError } from '../errors.js';
 import type { KeyRing, LiveKey } from './key-ring.js';
 import type { ReplayGuard, ReplayVerdict } from './replay-guard.js';

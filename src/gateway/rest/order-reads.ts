@@ -1,6 +1,7 @@
 // GET /v1/orders (one account's orders, pending and settled, filtered and paged), GET
 // /v1/orders?client_id= and GET /v1/orders/{id}, answered through the OrderLookup port: another
 // account's order is not_found, as if it did not exist.
+import { MAX_CLIENT_ID_CHARS } from '../../engine/checks.js';
 import type { OrderRecord, OrderStatus, SymbolSpec, UnixMs } from '../../engine/types.js';
 import type { GatewayContext } from '../context.js';
 import { ApiError } from '../errors.js';
@@ -10,7 +11,6 @@ import { knownSymbolFilter, listLimit, readQuery, type Query } from './query.js'
 import { decimalId, echo, notFound, type RestRoute } from './route.js';
 
 const ORDER_STATUSES: readonly OrderStatus[] = ['pending', 'filled', 'cancelled', 'rejected'];
-const MAX_CLIENT_ID = 64;
 const UNIX_MS = /^\d{1,15}$/;
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
 const LIST_PARAMS = ['status', 'symbol', 'since', 'limit', 'cursor'];
@@ -40,7 +40,7 @@ function orderCursor(text: string | undefined): number {
 
 function clientIdOf(q: Query): string {
   const clientId = q.get('client_id')!;
-  if (clientId === '' || clientId.length > MAX_CLIENT_ID) throw new ApiError('bad_request', `client_id must be 1 to ${MAX_CLIENT_ID} characters`, 'client_id');
+  if (clientId === '' || clientId.length > MAX_CLIENT_ID_CHARS) throw new ApiError('bad_request', `client_id must be 1 to ${MAX_CLIENT_ID_CHARS} characters`, 'client_id');
   const other = [...q.keys()].find((name) => name !== 'client_id');
   if (other !== undefined) throw new ApiError('bad_request', `client_id names one order: ${other} cannot be combined with it`, other);
   return clientId;

@@ -13,7 +13,7 @@
 // events: they are conflated, never replayed, and carry no seq of their own.
 import type { MarginLevelsConfig } from '../../config/types.js';
 import type { AccountMetrics, AccountRecord } from '../../engine/types.js';
-import type { Clock } from '../../market/clock.js';
+import type { Clock } from '../../base/clock.js';
 import type { ReadModel } from '../../shard/read-model.js';
 import { accountText } from './messages.js';
 

@@ -7,8 +7,8 @@
 // a connection whose buffer passes stream.max_buffer_bytes is closed with 1008 instead
 // (DECISIONS "Slow consumers"), and it resumes from its last `seq` on a new connection.
 import type { WebSocket } from 'uWebSockets.js';
-import type { Logger } from '../../util/log.js';
-import { TokenBucket } from '../limits/token-bucket.js';
+import type { Logger } from '../../base/log.js';
+import { TokenBucket } from '../../base/token-bucket.js';
 
 /** WebSocket close code for policy violations (RFC 6455): the buffer limit, abuse. */
 export const CLOSE_POLICY = 1008;

@@ -20,7 +20,7 @@
 // taken only once the read model has every event the cursor passed: its records and seq then
 // cover every event its channels skipped.
 import type { Cents, EngineEvent, OrderRecord, PositionRecord, SymbolSpec } from '../../engine/types.js';
-import type { Clock } from '../../market/clock.js';
+import type { Clock } from '../../base/clock.js';
 import type { ReadModel } from '../../shard/read-model.js';
 import { eventText, StreamError, type Pricing } from './messages.js';
 import type { EventChannel } from './ops.js';

@@ -8,7 +8,7 @@ import type { Command, Result } from '../../engine/types.js';
 import { centilotsToLots } from '../../market/ticks.js';
 import { ShardBusyError, type Reply } from '../../shard/calls.js';
 import type { WebhookTarget } from '../../store/records.js';
-import type { Logger } from '../../util/log.js';
+import type { Logger } from '../../base/log.js';
 import { closedJson } from '../close-json.js';
 import type { GatewayContext } from '../context.js';
 import { ApiError } from '../errors.js';

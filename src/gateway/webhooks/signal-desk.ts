@@ -4,7 +4,7 @@
 // then the fan-out. Once orders may have gone out the answer is always 200 with per-target results,
 // never a 5xx that a sender such as TradingView would retry. Every outcome goes to the signal log.
 import type { UnixMs } from '../../engine/types.js';
-import type { Clock } from '../../market/clock.js';
+import type { Clock } from '../../base/clock.js';
 import { ApiError, errorBody } from '../errors.js';
 import { parseJsonObject, type Headers } from '../http.js';
 import { iso } from '../wire.js';

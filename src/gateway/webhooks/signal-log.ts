@@ -6,7 +6,7 @@
 import type { Database } from 'lmdb';
 import type { Store } from '../../store/store.js';
 import { table } from '../../store/table.js';
-import type { Logger } from '../../util/log.js';
+import type { Logger } from '../../base/log.js';
 
 export const SIGNAL_LOG_RETAINED = 10_000;
 

@@ -2,7 +2,7 @@
 // prices become ticks exactly; a price with more decimals than the symbol's digits is refused, not
 // rounded. A valid push is published like any other tick.
 import type { Quote } from '../../engine/types.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../../base/clock.js';
 import { toTicks } from '../ticks.js';
 import type { PriceSource, QuoteSink } from './source.js';
 

@@ -2,7 +2,7 @@
 // `nowMs`. A weekly window is a [open, close) interval of the week (minute 0 = Sunday 00:00) in a
 // fixed UTC offset; a window whose open lies after its close (Fri 22:00 → Mon 01:00) wraps over the
 // week's end. The FX week, Sun 23:05 → Fri 23:55 at +03:00, does not wrap.
-import type { SessionSpec, WeeklySession } from '../engine/types.js';
+import type { SessionSpec, WeeklySession } from './types.js';
 
 const MINUTES_PER_DAY = 1440;
 const MINUTES_PER_WEEK = 7 * MINUTES_PER_DAY;

@@ -2,11 +2,11 @@
 // frame (the shards work in parallel, each journaling its share with one sync), and the answers
 // make one report. A shard whose queue is full is backpressure, not a refusal: its share is sent
 // again until it gets through or a bound passes, and only then are its accounts reported failed.
-import type { SetKillSwitch, SymbolSpec } from '../engine/types.js';
-import type { Clock } from '../market/clock.js';
-import { ShardBusyError, type Reply } from '../shard/calls.js';
-import type { ShardPool } from '../shard/pool.js';
-import type { Logger } from '../util/log.js';
+import type { SetKillSwitch, SymbolSpec } from '../../engine/types.js';
+import type { Clock } from '../../base/clock.js';
+import { ShardBusyError, type Reply } from '../../shard/calls.js';
+import type { ShardPool } from '../../shard/pool.js';
+import type { Logger } from '../../base/log.js';
 import { buildReport, type AccountOutcome, type KillReport } from './report.js';
 
 const BUSY_RETRY_MS = 2000;

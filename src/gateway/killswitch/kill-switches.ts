@@ -4,13 +4,13 @@
 // shards close and cancel in parallel, each in one committed batch; the report collects what each
 // did. The account switch is one account's flag. The engine refuses every non-manual trading call
 // of a halted account (REST, FIX, webhooks) with kill_switch_active, so no gateway checks it twice.
-import { ApiError } from '../gateway/errors.js';
-import type { ServiceMetrics } from '../gateway/metrics/service-metrics.js';
-import type { WebhookBook } from '../gateway/webhooks/webhook-book.js';
-import { iso } from '../gateway/wire.js';
-import type { ReadModel } from '../shard/read-model.js';
-import { USERS, type UserRecord } from '../store/records.js';
-import type { Store } from '../store/store.js';
+import { ApiError } from '../errors.js';
+import type { ServiceMetrics } from '../metrics/service-metrics.js';
+import type { WebhookBook } from '../webhooks/webhook-book.js';
+import { iso } from '../wire.js';
+import type { ReadModel } from '../../shard/read-model.js';
+import { USERS, type UserRecord } from '../../store/records.js';
+import type { Store } from '../../store/store.js';
 import { armed, KillStore, type KillSwitchLogEntry, type KillSwitchRecord } from './kill-store.js';
 import type { FailedEntry, KillReport } from './report.js';
 import { TRANSITIONS, type KillSwitchActor, type KillSwitchState } from './state.js';
