@@ -13,7 +13,7 @@ import { ipMatches } from '../base/ip.js';
 import { actorName, ANONYMOUS, type Actor, type Scoped } from './actor.js';
 import { summary, type AuditLog } from './audit-log.js';
 import type { Lockout } from './lockout.js';
-import { authenticate, checkSameOrigin, type Access, type GuardHeaders } from './request-guard.js';
+import { authenticateConsoleCall, checkSameOrigin, type Access, type GuardHeaders } from './request-guard.js';
 import type { SessionStore } from './sessions.js';
 import type { TotpGuard } from './totp-guard.js';
 
@@ -117,7 +117,7 @@ export class ConsoleRouter {
     );
     const headers: GuardHeaders = viaProxy && raw.forwardedHost !== '' ? { ...raw, host: raw.forwardedHost } : raw;
     try {
-      call.actor = authenticate(spec.access, headers, this.deps.adminToken, this.deps.sessions);
+      call.actor = authenticateConsoleCall(spec.access, headers, this.deps.adminToken, this.deps.sessions);
       if (spec.method !== 'get') checkSameOrigin(call.actor, headers);
       call.body = await this.readBody(spec, ex, raw.contentType);
       await handler(call);

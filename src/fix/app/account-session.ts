@@ -18,7 +18,7 @@ import { onOrderCancelReplaceRequest, onOrderCancelRequest } from './cancel-repl
 import { RATE_LIMITED_TEXT, sendBusinessReject, sendReport, type Desk } from './desk.js';
 import { type ExecIds, execTypeOf, orderReport, positionCloseReport } from './execution.js';
 import type { AccountLogon } from './logon-check.js';
-import { MarketDataDesk, type QuoteFanout } from './market-data.js';
+import { MarketDataDesk, type MarketDataFanout } from './market-data.js';
 import { onOrderMassCancelRequest } from './mass-cancel.js';
 import { onNewOrderSingle } from './new-order.js';
 import { onOrderStatusRequest } from './order-status.js';
@@ -34,7 +34,7 @@ const DISCONNECT_RETRIES = 2000;
 export interface SharedDesks {
   readonly deps: AppDeps;
   readonly execIds: ExecIds;
-  readonly fanout: QuoteFanout;
+  readonly fanout: MarketDataFanout;
   readonly profits: ProfitBook;
   nowMs(): number;
 }

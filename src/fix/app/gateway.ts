@@ -9,7 +9,7 @@ import type { LogonRequest, LogonVerdict, SessionCounters, SessionLog } from '..
 import { AccountSession } from './account-session.js';
 import { ExecIds } from './execution.js';
 import { checkAccountLogon } from './logon-check.js';
-import { QuoteFanout } from './market-data.js';
+import { MarketDataFanout } from './market-data.js';
 import type { AppDeps } from './ports.js';
 import { ProfitBook } from './positions.js';
 
@@ -22,7 +22,7 @@ export interface EventSink {
 export class FixGateway implements SessionHost, EventSink {
   private readonly accounts = new Map<string, AccountSession>();
   private readonly dirty = new Set<FixSession>();
-  private readonly fanout = new QuoteFanout();
+  private readonly fanout = new MarketDataFanout();
   private readonly execIds: ExecIds;
   private readonly profits: ProfitBook;
 
