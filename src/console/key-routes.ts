@@ -38,7 +38,7 @@ export function keyStateJson(k: KeyRecord, nowMs: number) {
 function ownerRecord(deps: ConsoleDeps, call: ConsoleCall, login: string): UserRecord {
   const user = deps.readModel.account(login)?.user;
   const record = user === undefined ? undefined : deps.store.table(USERS).get(user);
-  if (record === undefined) throw new ApiError('not_found', `the owner of account ${login} is not a console user`, 'login');
+  if (record === undefined) throw new ApiError('not_found', `the owner of account ${login} is not a console user`, { field: 'login' });
   call.owner = record.id;
   return record;
 }
@@ -92,7 +92,7 @@ export function registerKeyRoutes(router: ConsoleRouter, stats: KeyStatsBook): v
 
   router.route({ method: 'del', path: '/console/api/keys/:id', access: 'member', body: 'optional', action: 'key.revoke' }, async (call) => {
     const before = keyOf(deps, call, call.params[0]!);
-    for (const field of Object.keys(call.body)) if (field !== 'totp') throw new ApiError('bad_request', `unknown field ${JSON.stringify(field)}`, field);
+    for (const field of Object.keys(call.body)) if (field !== 'totp') throw new ApiError('bad_request', `unknown field ${JSON.stringify(field)}`, { field });
     if (call.actor.kind === 'user' || call.body['totp'] !== undefined) {
       await freshTotp(deps, call, ownerRecord(deps, call, before.login), 'revoke a key');
     }
@@ -104,7 +104,7 @@ export function registerKeyRoutes(router: ConsoleRouter, stats: KeyStatsBook): v
 
   router.route({ method: 'put', path: '/console/api/keys/:id/kill-switch', access: 'member', body: 'required', action: 'key.kill_switch' }, async (call) => {
     const active = call.body['active'];
-    if (typeof active !== 'boolean') throw new ApiError('bad_request', 'active must be true or false', 'active');
+    if (typeof active !== 'boolean') throw new ApiError('bad_request', 'active must be true or false', { field: 'active' });
     const before = keyOf(deps, call, call.params[0]!);
     const next = { ...before, halted: active };
     // Stored first: a shard loads the halted keys from the store when it starts.

@@ -15,7 +15,7 @@ function present(body: Record<string, unknown>, field: string): boolean {
 
 function numberField(body: Record<string, unknown>, field: string): number {
   const v = body[field];
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new ApiError('bad_request', `${field} must be a number`, field);
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new ApiError('bad_request', `${field} must be a number`, { field });
   return v;
 }
 
@@ -27,9 +27,9 @@ function levelEdit(body: Record<string, unknown>, field: 'sl' | 'tp', symbol: Sy
 
 function onlyFields(body: Record<string, unknown>, allowed: readonly string[], what: string): void {
   for (const key of Object.keys(body)) {
-    if (!allowed.includes(key)) throw new ApiError('bad_request', `${what} cannot amend ${JSON.stringify(key)}; fields: ${allowed.join(', ')}`, key);
+    if (!allowed.includes(key)) throw new ApiError('bad_request', `${what} cannot amend ${JSON.stringify(key)}; fields: ${allowed.join(', ')}`, { field: key });
   }
-  if (!allowed.some((f) => present(body, f))) throw new ApiError('bad_request', `give at least one of ${allowed.join(', ')}`, allowed[0]);
+  if (!allowed.some((f) => present(body, f))) throw new ApiError('bad_request', `give at least one of ${allowed.join(', ')}`, { field: allowed[0] });
 }
 
 export interface OrderAmend { readonly price: number | null; readonly volume: number | null; readonly sl: LevelEdit; readonly tp: LevelEdit }
@@ -37,7 +37,7 @@ export interface OrderAmend { readonly price: number | null; readonly volume: nu
 export function parseOrderAmend(body: Record<string, unknown>, symbol: SymbolSpec): OrderAmend {
   onlyFields(body, ORDER_FIELDS, 'an order amend');
   for (const field of ['price', 'volume'] as const) {
-    if (body[field] === null) throw new ApiError('bad_request', `${field} cannot be removed; leave it out to keep it`, field);
+    if (body[field] === null) throw new ApiError('bad_request', `${field} cannot be removed; leave it out to keep it`, { field });
   }
   return {
     price: present(body, 'price') ? priceTicks(numberField(body, 'price'), 'price', symbol) : null,

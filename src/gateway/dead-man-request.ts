@@ -11,13 +11,13 @@ export interface DeadManRequest { readonly timeoutMs: number; readonly closePosi
 
 export function parseDeadManRequest(body: Readonly<Record<string, unknown>>, range: AppConfig['dead_man']): DeadManRequest {
   const timeout = body['timeout_ms'];
-  if (timeout === undefined || timeout === null) throw new ApiError('bad_request', 'timeout_ms is required (0 disarms)', 'timeout_ms');
-  if (typeof timeout !== 'number' || !Number.isSafeInteger(timeout)) throw new ApiError('bad_request', 'timeout_ms must be an integer number of milliseconds', 'timeout_ms');
+  if (timeout === undefined || timeout === null) throw new ApiError('bad_request', 'timeout_ms is required (0 disarms)', { field: 'timeout_ms' });
+  if (typeof timeout !== 'number' || !Number.isSafeInteger(timeout)) throw new ApiError('bad_request', 'timeout_ms must be an integer number of milliseconds', { field: 'timeout_ms' });
   if (timeout !== 0 && (timeout < range.min_timeout_ms || timeout > range.max_timeout_ms)) {
-    throw new ApiError('bad_request', `timeout_ms must be 0 (disarm) or from ${range.min_timeout_ms} to ${range.max_timeout_ms}`, 'timeout_ms');
+    throw new ApiError('bad_request', `timeout_ms must be 0 (disarm) or from ${range.min_timeout_ms} to ${range.max_timeout_ms}`, { field: 'timeout_ms' });
   }
   const close = body['close_positions'];
-  if (close !== undefined && close !== null && typeof close !== 'boolean') throw new ApiError('bad_request', 'close_positions must be true or false', 'close_positions');
+  if (close !== undefined && close !== null && typeof close !== 'boolean') throw new ApiError('bad_request', 'close_positions must be true or false', { field: 'close_positions' });
   return { timeoutMs: timeout, closePositions: close === true };
 }
 

@@ -58,9 +58,9 @@ export class EquityHistory {
   window(q: Query, nowMs: UnixMs): TimeWindow {
     const absolute = q.has('from') || q.has('to');
     const range = q.get('range') ?? (absolute ? undefined : '1d');
-    if (range !== undefined && absolute) throw new ApiError('bad_request', 'give range or from/to, not both', 'range');
+    if (range !== undefined && absolute) throw new ApiError('bad_request', 'give range or from/to, not both', { field: 'range' });
     const spanMs = range === undefined ? null : RANGES_MS[range];
-    if (spanMs === undefined) throw new ApiError('bad_request', `range must be one of ${Object.keys(RANGES_MS).join(', ')}`, 'range');
+    if (spanMs === undefined) throw new ApiError('bad_request', `range must be one of ${Object.keys(RANGES_MS).join(', ')}`, { field: 'range' });
     const wide = timeWindow(q, nowMs, spanMs ?? EQUITY_KEEP_MS, EQUITY_STEP_MS);
     return timeWindow(q, nowMs, spanMs ?? EQUITY_KEEP_MS, equityStepMs(wide.toMs - wide.fromMs));
   }

@@ -66,7 +66,7 @@ export function authenticate(auth: Authenticator, req: SignedRequest, nowMs: num
   const timestampMs = Number(req.timestamp);
   if (Math.abs(nowMs - timestampMs) > TIMESTAMP_WINDOW_MS) {
     // The field tells clients the refusal is their clock (they can correct it from GET /v1/time).
-    throw new ApiError('unauthorized', `timestamp is more than ${TIMESTAMP_WINDOW_MS} ms from server time (${nowMs})`, 'X-SVC-TIMESTAMP');
+    throw new ApiError('unauthorized', `timestamp is more than ${TIMESTAMP_WINDOW_MS} ms from server time (${nowMs})`, { field: 'X-SVC-TIMESTAMP' });
   }
   if (!HEX_SHA256.test(req.signature)) throw new ApiError('unauthorized', 'signature must be 64 hex digits');
   const expected = signatureOf(key.secret, req.timestamp, req.method, req.url, req.body);

@@ -7,6 +7,7 @@ import type { Clock } from '../../base/clock.js';
 import { ShardBusyError, type Reply } from '../../shard/calls.js';
 import type { ShardPool } from '../../shard/pool.js';
 import type { Logger } from '../../base/log.js';
+import type { ErrorJson } from '../webhooks/signal-log.js';
 import { buildReport, type AccountOutcome, type KillReport } from './report.js';
 
 const BUSY_RETRY_MS = 2000;
@@ -44,7 +45,7 @@ async function sendShare(deps: SweepDeps, logins: readonly string[], cmd: (login
     } catch (err) {
       if (err instanceof ShardBusyError && deps.clock.nowMs() < giveUpAtMs) { await sleep(waitMs); continue; }
       deps.log.error({ err, logins: logins.length }, 'kill switch command failed');
-      const error = { name: err instanceof ShardBusyError ? 'rate_limited' : 'internal_error', message: (err as Error).message };
+      const error: ErrorJson = { name: err instanceof ShardBusyError ? 'rate_limited' : 'internal_error', message: (err as Error).message };
       return logins.map((login) => ({ t: 'failed', login, error }));
     }
   }

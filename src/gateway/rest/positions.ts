@@ -21,7 +21,7 @@ const VOLUME_DIGITS = 2;
 function cursorTicket(text: string | undefined): number {
   if (text === undefined) return 0;
   const ticket = decimalId(text);
-  if (ticket === null) throw new ApiError('bad_request', 'cursor must be the next_cursor of a previous page', 'cursor');
+  if (ticket === null) throw new ApiError('bad_request', 'cursor must be the next_cursor of a previous page', { field: 'cursor' });
   return ticket;
 }
 
@@ -30,7 +30,7 @@ function closeVolume(text: string | undefined): number | null {
   if (text === undefined) return null;
   const centilots = parseTicks(text, VOLUME_DIGITS);
   if (centilots === null || centilots <= 0) {
-    throw new ApiError('invalid_order', 'volume must be a positive number of lots in steps of 0.01', 'volume');
+    throw new ApiError('invalid_order', 'volume must be a positive number of lots in steps of 0.01', { field: 'volume' });
   }
   return centilots;
 }

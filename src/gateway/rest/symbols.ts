@@ -27,7 +27,7 @@ export interface SymbolJson {
 
 function nameCursor(text: string | undefined): string | null {
   if (text === undefined) return null;
-  if (text === '' || text.length > MAX_NAME_CURSOR) throw new ApiError('bad_request', 'cursor must be the next_cursor of a previous page', 'cursor');
+  if (text === '' || text.length > MAX_NAME_CURSOR) throw new ApiError('bad_request', 'cursor must be the next_cursor of a previous page', { field: 'cursor' });
   return text;
 }
 

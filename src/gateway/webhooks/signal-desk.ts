@@ -145,13 +145,13 @@ export class SignalDesk {
     const verdict = this.limits.bucket(record.id, nowMs).take(nowMs);
     if (!verdict.allowed) {
       const limit = `${SIGNALS_PER_WINDOW} signals per ${SIGNAL_WINDOW_MS / 1000} s (burst ${SIGNAL_BURST})`;
-      throw new ApiError('rate_limited', `webhook ${record.id} is over its limit of ${limit}`, undefined, undefined, verdict.headers);
+      throw new ApiError('rate_limited', `webhook ${record.id} is over its limit of ${limit}`, { headers: verdict.headers });
     }
     try {
       return { signal: parseSignal(body, hook, this.deps.symbols), headers: verdict.headers };
     } catch (err) {
       // The token was taken: the refusal carries the headers that say so.
-      if (err instanceof ApiError) throw new ApiError(err.errorName, err.message, err.field, err.extra, verdict.headers);
+      if (err instanceof ApiError) throw new ApiError(err.errorName, err.message, { field: err.field, extra: err.extra, headers: verdict.headers });
       throw err;
     }
   }
