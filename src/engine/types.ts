@@ -120,15 +120,25 @@ export type Sizing =
 // ---------------------------------------------------------------------------------------------
 // Commands: everything that changes a shard's state. `nowMs` travels beside the command.
 
-export interface PlaceOrder {
+/** A sizing rule the engine resolves against the account (webhook fan-out), with the signal's volume. */
+export interface PlaceSizing { readonly rule: Sizing; readonly signalVolume: Centilots | null }
+
+/**
+ * Either a volume or a sizing rule, never both and never neither. The two fields stay (journals and
+ * the cluster's stream hold commands in this shape); the union is told apart by `volume === null`.
+ */
+export type PlaceSize =
+  | { readonly volume: Centilots; readonly sizing: null }
+  | { readonly volume: null; readonly sizing: PlaceSizing };
+
+export type PlaceOrder = PlaceOrderTerms & PlaceSize;
+
+interface PlaceOrderTerms {
   readonly kind: 'place';
   readonly login: string;
   readonly symbol: string;
   readonly side: Side;
   readonly type: OrderType;
-  /** Either a volume or a sizing rule resolved against the account (webhook fan-out). */
-  readonly volume: Centilots | null;
-  readonly sizing: { readonly rule: Sizing; readonly signalVolume: Centilots | null } | null;
   readonly price: Ticks | null;
   readonly sl: Ticks | null;
   readonly tp: Ticks | null;

@@ -14,13 +14,14 @@ import { RATE_LIMITED_TEXT, busyText, lacksScope, rejectText, reportAccepted, se
 import { execTypeOf, rejectedOrderReport } from './execution.js';
 import { centilotsOf, decimalText, ticksOf } from './units.js';
 
-type Refusal = { readonly reason: OrdRejReasonValue; readonly text: string };
+/** Why a D is refused before any shard is asked; `kind` tells it from the PlaceOrder it could have been. */
+type Refusal = { readonly kind: 'refusal'; readonly reason: OrdRejReasonValue; readonly text: string };
 
 const SIDES: Readonly<Record<string, EngineSide>> = { [Side.Buy]: 'buy', [Side.Sell]: 'sell' };
 const TYPES: Readonly<Record<string, OrderType>> = { [OrdType.Market]: 'market', [OrdType.Limit]: 'limit', [OrdType.Stop]: 'stop' };
 
 function refusal(reason: OrdRejReasonValue, text: string): Refusal {
-  return { reason, text };
+  return { kind: 'refusal', reason, text };
 }
 
 /** The engine's reject as OrdRejReason (103). */
@@ -108,7 +109,7 @@ export function onNewOrderSingle(desk: Desk, r: FixReader, throttled: boolean): 
     return;
   }
   const cmd = placeCommand(desk, m);
-  if (!('kind' in cmd)) {
+  if (cmd.kind === 'refusal') {
     refuse(desk, m, cmd);
     return;
   }

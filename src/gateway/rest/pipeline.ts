@@ -42,7 +42,7 @@ const NO_PARAMS: readonly string[] = [];
 const UNKNOWN_ENDPOINT = 'unknown';
 
 function sendReply(ex: Exchange, r: RestReply, headers: Headers | undefined): void {
-  if ('json' in r) ex.send(r.status, r.json, 'application/json', headers);
+  if (r.json !== undefined) ex.send(r.status, r.json, 'application/json', headers);
   else ex.json(r.status, r.body, headers);
 }
 

@@ -19,8 +19,10 @@ export interface RestCall {
   readonly contentType: string;
 }
 
-/** A JSON answer: a value to serialise, or text that already is JSON. */
-export type RestReply = { readonly status: number; readonly body: unknown } | { readonly status: number; readonly json: string };
+/** A JSON answer: a value to serialise, or text that already is JSON (told apart by `json`, never both). */
+export type RestReply =
+  | { readonly status: number; readonly body: unknown; readonly json?: never }
+  | { readonly status: number; readonly json: string; readonly body?: never };
 
 export interface RestRoute {
   readonly method: RestMethod;
