@@ -187,8 +187,7 @@ export class FixSession {
   }
 
   private transition(event: SessionEvent): void {
-    const next = nextState(this.stateValue, event);
-    if (next !== null) this.stateValue = next;
+    this.stateValue = nextState(this.stateValue, event);
   }
 
   /** Sends Logout saying why (unless text is null), then disconnects without waiting. */
@@ -204,7 +203,6 @@ export class FixSession {
 
   private finish(event: SessionEvent): void {
     this.transition(event);
-    this.stateValue = 'closed';
     this.transport.close();
     const app = this.app;
     this.app = null;
