@@ -26,13 +26,18 @@ function scaleOf(digits: number): number {
   return scale;
 }
 
+/** value × 10^digits as an exact integer, or null (the argument above); the unit is the caller's. */
+function toScaled(value: number, digits: number): number | null {
+  const scale = scaleOf(digits);
+  const scaled = Math.round(value * scale);
+  if (scaled / scale !== value || scaled > MAX_EXACT_TICKS || scaled < -MAX_EXACT_TICKS) return null;
+  // Math.round(-0.2) is -0; the core compares with ===, where -0 is fine, but JSON and Object.is are not.
+  return scaled === 0 ? 0 : scaled;
+}
+
 /** The exact tick count of `value`, or null when it carries more than `digits` decimals or is not finite. */
 export function toTicks(value: number, digits: number): Ticks | null {
-  const scale = scaleOf(digits);
-  const ticks = Math.round(value * scale);
-  if (ticks / scale !== value || ticks > MAX_EXACT_TICKS || ticks < -MAX_EXACT_TICKS) return null;
-  // Math.round(-0.2) is -0; the core compares with ===, where -0 is fine, but JSON and Object.is are not.
-  return ticks === 0 ? 0 : ticks;
+  return toScaled(value, digits);
 }
 
 /** The decimal number of `ticks` (the double nearest to ticks × 10^-digits). */
@@ -59,9 +64,10 @@ export function parseTicks(text: string, digits: number): Ticks | null {
 
 /** Lots (0.01 steps) to centilots, exact or null. */
 export function lotsToCentilots(lots: number): Centilots | null {
-  return toTicks(lots, CENTILOT_DIGITS);
+  return toScaled(lots, CENTILOT_DIGITS);
 }
 
+/** The decimal lots of `volume` (the double nearest to volume / 100, exact as fromTicks is). */
 export function centilotsToLots(volume: Centilots): number {
-  return fromTicks(volume, CENTILOT_DIGITS);
+  return volume / scaleOf(CENTILOT_DIGITS);
 }
