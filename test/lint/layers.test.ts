@@ -67,3 +67,22 @@ describe('the layers of src/', () => {
     expect(await fenceMessages(`src/${layer}/deep/probe.ts`, "import type { X } from './session.js';\nimport type { Z } from '../gateway.js';\nexport type Y = X | Z;\n")).toEqual([]);
   });
 });
+
+describe('docs/architecture.md', () => {
+  const doc = fs.readFileSync(path.join(ROOT, 'docs/architecture.md'), 'utf8');
+
+  it('draws the layer table exactly as LAYERS, bottom to top', () => {
+    const table = /<!-- layers:[^>]*-->\n([\s\S]*?)<!-- \/layers -->/.exec(doc)?.[1] ?? '';
+    const rows = table.split('\n').filter((line) => line.startsWith('| `'))
+      .map((line) => line.split('|').map((cell) => cell.trim()))
+      .map(([, layer, may]) => [layer!.replaceAll('`', ''), may === '—' ? [] : may!.split(', ').map((l) => l.replaceAll('`', ''))]);
+    expect(rows).toEqual(LAYERS.map(([layer, allowed]) => [layer, [...allowed]]));
+  });
+
+  it('names only files that exist', () => {
+    // Paths are under src/, written with or without it (`src/main.ts`, `shard/core.ts`).
+    const named = [...doc.matchAll(/`((?:[a-z0-9-]+\/)+[a-z0-9-]+\.ts)`/g)].map((m) => m[1]!.replace(/^src\//, ''));
+    expect(named.length).toBeGreaterThan(50);
+    expect(named.filter((file) => !fs.existsSync(path.join(ROOT, 'src', file)))).toEqual([]);
+  });
+});
