@@ -6,10 +6,11 @@ import type { UserRecord } from '../store/records.js';
 import { LOCKOUT_MS } from './lockout.js';
 import type { ConsoleCall, ConsoleDeps } from './router.js';
 import { totpRefusal } from './totp-guard.js';
+import type { UnixMs } from '../engine/types.js';
 
 const CODE = /^\d{6}$/;
 
-export function lockedError(untilMs: number, nowMs: number): ApiError {
+export function lockedError(untilMs: number, nowMs: UnixMs): ApiError {
   const retryS = Math.max(1, Math.ceil((untilMs - nowMs) / 1000));
   return new ApiError('rate_limited', `too many failed attempts: locked until ${new Date(untilMs).toISOString()}`, { headers: [['retry-after', String(retryS)]] });
 }

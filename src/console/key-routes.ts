@@ -16,6 +16,7 @@ import { freshTotp } from './fresh-totp.js';
 import { checkRateLimit, newKeyRecord, readNewKey } from './key-create.js';
 import { keyJson, statsOf } from './key-view.js';
 import type { ConsoleCall, ConsoleDeps, ConsoleRouter } from './router.js';
+import type { UnixMs } from '../engine/types.js';
 
 async function save(deps: ConsoleDeps, next: KeyRecord): Promise<void> {
   await deps.store.table(KEYS).put(next.id, next);
@@ -24,7 +25,7 @@ async function save(deps: ConsoleDeps, next: KeyRecord): Promise<void> {
 }
 
 /** What the key state routes answer: the key's state as the console shows it. */
-export function keyStateJson(k: KeyRecord, nowMs: number) {
+export function keyStateJson(k: KeyRecord, nowMs: UnixMs) {
   return {
     id: k.id,
     login: k.login,
@@ -45,7 +46,7 @@ function ownerRecord(deps: ConsoleDeps, call: ConsoleCall, login: string): UserR
 
 export function registerKeyRoutes(router: ConsoleRouter, stats: KeyStatsBook): void {
   const { deps } = router;
-  const view = (k: KeyRecord, nowMs: number) => keyJson(k, deps.readModel.account(k.login), statsOf(stats, k), nowMs);
+  const view = (k: KeyRecord, nowMs: UnixMs) => keyJson(k, deps.readModel.account(k.login), statsOf(stats, k), nowMs);
 
   router.route({ method: 'get', path: '/console/api/keys', access: 'member', body: 'none', action: 'key.list' }, (call) => {
     const query = readQuery(call.ex.query, ['login']);

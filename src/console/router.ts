@@ -16,6 +16,7 @@ import type { Lockout } from './lockout.js';
 import { authenticateConsoleCall, checkSameOrigin, type Access, type GuardHeaders } from './request-guard.js';
 import type { SessionStore } from './sessions.js';
 import type { TotpGuard } from './totp-guard.js';
+import type { UnixMs } from '../engine/types.js';
 
 export interface ConsoleDeps extends GatewayContext {
   readonly adminToken: string;
@@ -54,7 +55,7 @@ export class ConsoleCall implements Scoped {
     readonly ex: Exchange,
     readonly params: readonly string[],
     readonly ip: string,
-    readonly nowMs: number,
+    readonly nowMs: UnixMs,
     /** The browser reached the console over https (through a trusted proxy): cookies are Secure. */
     readonly https: boolean,
   ) {

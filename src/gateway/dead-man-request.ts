@@ -3,7 +3,7 @@
 // Kraken take a few seconds to minutes; a bot re-arms it well before it runs out). The answer
 // says when it fires, in the server's clock.
 import type { AppConfig } from '../config/types.js';
-import type { ArmDeadMan, DeadManResult } from '../engine/types.js';
+import type { ArmDeadMan, DeadManResult, UnixMs } from '../engine/types.js';
 import { ApiError } from './errors.js';
 import { iso } from './wire.js';
 
@@ -36,7 +36,7 @@ export interface DeadManJson {
   now_ms: number;
 }
 
-export function deadManJson(r: DeadManResult, nowMs: number): DeadManJson {
+export function deadManJson(r: DeadManResult, nowMs: UnixMs): DeadManJson {
   return {
     login: r.login, key_id: r.keyId, armed: r.armed !== null, close_positions: r.armed?.closePositions ?? false,
     deadline_ms: r.armed?.deadlineMs ?? null, deadline: r.armed === null ? null : iso(r.armed.deadlineMs), now_ms: nowMs,

@@ -11,7 +11,7 @@ import type { FixHeader } from '../codec/inbound/header.js';
 import type { FixReader } from '../codec/reader.js';
 import { ExecType, MsgType } from '../dictionary.js';
 import type { KeyScope } from '../../config/types.js';
-import type { OrderEvent, PositionEvent } from '../../engine/types.js';
+import type { OrderEvent, PositionEvent, UnixMs } from '../../engine/types.js';
 import type { FixSession } from '../session/session.js';
 import type { SessionApp } from '../session/types.js';
 import { onOrderCancelReplaceRequest, onOrderCancelRequest } from './cancel-replace.js';
@@ -36,7 +36,7 @@ export interface SharedDesks {
   readonly execIds: ExecIds;
   readonly fanout: MarketDataFanout;
   readonly profits: ProfitBook;
-  nowMs(): number;
+  nowMs(): UnixMs;
 }
 
 export class AccountSession implements SessionApp, Desk {
@@ -69,7 +69,7 @@ export class AccountSession implements SessionApp, Desk {
     shared.deps.shards.query(this.login, (snapshot) => { for (const o of snapshot?.pendingOrders ?? []) this.tracker.see(o); });
   }
 
-  nowMs(): number {
+  nowMs(): UnixMs {
     return this.shared.nowMs();
   }
 

@@ -2,7 +2,7 @@
 // registry of logged-on accounts with their event subscriptions at the shards, unsolicited events
 // and ticks routed to their sessions, key re-checks while logged on, and flushing: every session
 // that encoded something in a turn writes it in one socket write at the end of that turn.
-import type { OrderEvent, PositionEvent, Quote } from '../../engine/types.js';
+import type { OrderEvent, PositionEvent, Quote, UnixMs } from '../../engine/types.js';
 import { keyStatus } from '../../store/records.js';
 import type { FixSession, SessionHost } from '../session/session.js';
 import type { LogonRequest, LogonVerdict, SessionCounters, SessionLog } from '../session/types.js';
@@ -31,7 +31,7 @@ export class FixGateway implements SessionHost, EventSink {
     this.profits = new ProfitBook(deps);
   }
 
-  nowMs(): number {
+  nowMs(): UnixMs {
     return this.clock();
   }
 

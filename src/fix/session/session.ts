@@ -26,10 +26,11 @@ import { logonProblem } from './logon-rules.js';
 import { type Encode, Outbox, type Transport } from './outbox.js';
 import { ADMIN_MSG_TYPES, type SessionEvent, type SessionState, nextState } from './state.js';
 import type { LogonRequest, LogonVerdict, SessionApp, SessionConfig, SessionCounters, SessionLog } from './types.js';
+import type { UnixMs } from '../../engine/types.js';
 
 /** What a session needs from its surroundings (here, not in types.ts: it names the session itself). */
 export interface SessionHost {
-  nowMs(): number;
+  nowMs(): UnixMs;
   readonly log: SessionLog;
   /** Account-level Logon checks (credentials, key, account, hours, one session per account). */
   logon(session: FixSession, req: LogonRequest): LogonVerdict;

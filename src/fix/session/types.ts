@@ -4,6 +4,7 @@ import type { FixHeader } from '../codec/inbound/header.js';
 import type { Logon } from '../codec/inbound/session.js';
 import type { FixReader } from '../codec/reader.js';
 import type { SessionRules } from './logon-rules.js';
+import type { UnixMs } from '../../engine/types.js';
 
 export interface SessionConfig extends SessionRules {
   readonly logonTimeoutMs: number;
@@ -25,7 +26,7 @@ export interface LogonRequest {
   readonly header: FixHeader;
   readonly logon: Logon;
   readonly remoteAddress: string;
-  readonly nowMs: number;
+  readonly nowMs: UnixMs;
 }
 
 /** The application bound to a logged-on session. */

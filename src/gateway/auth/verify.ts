@@ -8,6 +8,7 @@ import { ipMatches } from '../../base/ip.js';
 import { ApiError } from '../errors.js';
 import type { KeyRing, LiveKey } from './key-ring.js';
 import type { ReplayGuard, ReplayVerdict } from './replay-guard.js';
+import type { UnixMs } from '../../engine/types.js';
 
 export const TIMESTAMP_WINDOW_MS = 5000;
 const HEX_SHA256 = /^[0-9a-fA-F]{64}$/;
@@ -35,7 +36,7 @@ export function signatureOf(secret: Buffer, timestamp: string, method: string, u
 }
 
 /** Why a key may not be used now (unknown, revoked, paused, expired), or null when it may. */
-export function keyRefusal(key: LiveKey | undefined, nowMs: number): string | null {
+export function keyRefusal(key: LiveKey | undefined, nowMs: UnixMs): string | null {
   if (!key || key.record.revokedAt !== null) return 'unknown or revoked key';
   const status = keyStatus(key.record, nowMs);
   if (status === 'Paused') return 'key is paused';
@@ -55,7 +56,7 @@ function replayRefusal(guard: ReplayGuard, verdict: ReplayVerdict): string | nul
 }
 
 /** The key that signed the request, or the 401/403 the spec names. Scopes are the route's check. */
-export function authenticate(auth: Authenticator, req: SignedRequest, nowMs: number): LiveKey {
+export function authenticate(auth: Authenticator, req: SignedRequest, nowMs: UnixMs): LiveKey {
   if (req.keyId === '' || req.timestamp === '' || req.signature === '') {
     throw new ApiError('unauthorized', 'X-SVC-KEY, X-SVC-TIMESTAMP and X-SVC-SIGNATURE are required');
   }

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { InvalidValue } from '../../config/errors.js';
 import { readWebhook } from '../../config/fixture-items.js';
 import type { FixtureWebhook } from '../../config/types.js';
-import type { Sizing, SymbolSpec } from '../../engine/types.js';
+import type { Sizing, SymbolSpec, UnixMs } from '../../engine/types.js';
 import { centilotsToLots } from '../../market/ticks.js';
 import type { ReadModel } from '../../shard/read-model.js';
 import { USERS } from '../../store/records.js';
@@ -46,7 +46,7 @@ export function webhookJson(hook: LiveWebhook) {
 /** A webhook made from a console request; `secret` is set when it was generated (shown once). */
 export interface Created { readonly hook: LiveWebhook; readonly generatedSecret: string | null }
 
-export async function createWebhook(book: WebhookBook, deps: WebhookAdminDeps, body: Record<string, unknown>, nowMs: number): Promise<Created> {
+export async function createWebhook(book: WebhookBook, deps: WebhookAdminDeps, body: Record<string, unknown>, nowMs: UnixMs): Promise<Created> {
   const generatedSecret = body['secret'] === undefined ? randomBytes(24).toString('base64url') : null;
   const w = readChecked({ ...body, id: body['id'] ?? `wh_${randomBytes(8).toString('hex')}`, secret: body['secret'] ?? generatedSecret });
   if (book.get(w.id) !== undefined) throw new ApiError('bad_request', `webhook ${w.id} already exists`, { field: 'id' });
