@@ -2,7 +2,7 @@
 // absent keeps its value; `sl` or `tp` null removes it. Values are validated as POST /orders
 // validates them (prices to the symbol's digits, volume in 0.01-lot steps). A field the resource
 // does not have (volume of a position) is bad_request naming it; an unknown field too.
-import type { LevelEdit, SymbolSpec } from '../engine/types.js';
+import type { Centilots, LevelEdit, SymbolSpec, Ticks } from '../engine/types.js';
 import { ApiError } from './errors.js';
 import { priceTicks, volumeCentilots } from './order-request.js';
 
@@ -32,7 +32,7 @@ function onlyFields(body: Record<string, unknown>, allowed: readonly string[], w
   if (!allowed.some((f) => present(body, f))) throw new ApiError('bad_request', `give at least one of ${allowed.join(', ')}`, { field: allowed[0] });
 }
 
-export interface OrderAmend { readonly price: number | null; readonly volume: number | null; readonly sl: LevelEdit; readonly tp: LevelEdit }
+export interface OrderAmend { readonly price: Ticks | null; readonly volume: Centilots | null; readonly sl: LevelEdit; readonly tp: LevelEdit }
 
 export function parseOrderAmend(body: Record<string, unknown>, symbol: SymbolSpec): OrderAmend {
   onlyFields(body, ORDER_FIELDS, 'an order amend');

@@ -4,7 +4,7 @@
 // (422), each naming its field. Unknown fields are refused: a typo must not silently become a
 // different order.
 import { MAX_CLIENT_ID_CHARS } from '../engine/checks.js';
-import type { PlaceOrder, Side, OrderType, Source, SymbolSpec } from '../engine/types.js';
+import type { Centilots, PlaceOrder, Side, OrderType, Source, SymbolSpec, Ticks } from '../engine/types.js';
 import { lotsToCentilots, toTicks } from '../market/ticks.js';
 import { ApiError } from './errors.js';
 
@@ -46,7 +46,7 @@ function optionalNumber(body: Record<string, unknown>, field: string): number | 
   return v;
 }
 
-export function priceTicks(value: number, field: string, symbol: SymbolSpec): number {
+export function priceTicks(value: number, field: string, symbol: SymbolSpec): Ticks {
   const ticks = value > 0 ? toTicks(value, symbol.digits) : null;
   if (ticks === null) {
     throw new ApiError('invalid_order', `${field} must be a positive price with at most ${symbol.digits} decimals for ${symbol.name}`, { field });
@@ -54,7 +54,7 @@ export function priceTicks(value: number, field: string, symbol: SymbolSpec): nu
   return ticks;
 }
 
-export function volumeCentilots(value: number, field = 'volume'): number {
+export function volumeCentilots(value: number, field = 'volume'): Centilots {
   const cl = value > 0 ? lotsToCentilots(value) : null;
   if (cl === null) throw new ApiError('invalid_order', `${field} must be a positive multiple of 0.01 lot`, { field });
   return cl;

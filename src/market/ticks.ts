@@ -46,11 +46,11 @@ export function fromTicks(ticks: Ticks, digits: number): number {
 }
 
 /**
- * Parses decimal text ("1.08510", "-3", "42.5") to ticks without going through a double, so text
- * with more decimals than `digits` is refused even where the double would hide it. Trailing zeros
- * past `digits` are accepted. No exponents, no spaces, no leading '+'.
+ * Parses decimal text ("1.08510", "-3", "42.5") to text × 10^digits without going through a double,
+ * so text with more decimals than `digits` is refused even where the double would hide it. Trailing
+ * zeros past `digits` are accepted. No exponents, no spaces, no leading '+'. The unit is the caller's.
  */
-export function parseTicks(text: string, digits: number): Ticks | null {
+function parseScaled(text: string, digits: number): number | null {
   const scale = scaleOf(digits);
   const m = DECIMAL.exec(text);
   if (!m) return null;
@@ -60,6 +60,16 @@ export function parseTicks(text: string, digits: number): Ticks | null {
   const magnitude = Number(whole) * scale + (fraction === '' ? 0 : Number(fraction.padEnd(digits, '0')));
   if (magnitude > MAX_EXACT_TICKS) return null;
   return m[1] === '-' && magnitude !== 0 ? -magnitude : magnitude;
+}
+
+/** Decimal price text to ticks, exact or null (parseScaled). */
+export function parseTicks(text: string, digits: number): Ticks | null {
+  return parseScaled(text, digits);
+}
+
+/** Decimal lots text ("0.5", "2") to centilots, exact or null (parseScaled with two digits). */
+export function parseLots(text: string): Centilots | null {
+  return parseScaled(text, CENTILOT_DIGITS);
 }
 
 /** Lots (0.01 steps) to centilots, exact or null. */

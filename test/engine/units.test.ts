@@ -3,7 +3,7 @@
 // plain numbers and the edge's conversions still give each unit.
 import { describe, expect, it } from 'vitest';
 import type { Centilots, Cents, Ticks, UnixMs } from '../../src/engine/types.js';
-import { centilotsToLots, lotsToCentilots, toTicks } from '../../src/market/ticks.js';
+import { centilotsToLots, lotsToCentilots, parseLots, parseTicks, toTicks } from '../../src/market/ticks.js';
 
 const asVolume = (volume: Centilots): Centilots => volume;
 const asPrice = (price: Ticks): Ticks => price;
@@ -36,5 +36,9 @@ describe('units', () => {
     expect(centilotsToLots(asVolume(volume))).toBe(1.5);
     // @ts-expect-error ticks are not centilots, even from the conversions
     asVolume(price);
+    // Text parses exactly to either unit, each through its own conversion.
+    expect([parseLots('0.5'), parseLots('0.505'), parseTicks('1.08500', 5)]).toEqual([50, null, 108_500]);
+    // @ts-expect-error a parsed price is not a volume
+    asVolume(parseTicks('0.5', 2) ?? 0);
   });
 });
