@@ -1,4 +1,45 @@
+import fs from 'node:fs';
 import tseslint from 'typescript-eslint';
+
+// The layers of src/, bottom to top; docs/architecture.md draws them. Each folder may import itself
+// and the folders it names here, all of them listed before it: never one above it, never one beside
+// it. The files directly in src/ (main.ts, service.ts) are the root: they wire the layers together
+// and no layer imports them. test/lint/layers.test.ts proves every fence bites.
+export const LAYERS = [
+  ['engine', []],
+  ['ring', []],
+  ['base', ['engine']],
+  ['config', ['engine', 'base']],
+  ['market', ['engine', 'base', 'config']],
+  ['store', ['engine', 'base', 'config', 'market']],
+  ['shard', ['engine', 'base', 'ring', 'config', 'market', 'store']],
+  ['api', ['config']],
+  ['cluster', ['engine', 'base', 'ring', 'config', 'market', 'store', 'shard']],
+  ['gateway', ['engine', 'base', 'ring', 'config', 'market', 'store', 'shard', 'api']],
+  ['fix', ['engine', 'base', 'ring', 'config', 'market', 'store', 'shard']],
+  ['console', ['engine', 'base', 'config', 'market', 'store', 'shard', 'gateway']],
+  ['client', ['api']],
+  ['cli', ['base', 'config']],
+];
+
+const ROOT_FILES = fs.readdirSync(new URL('./src/', import.meta.url), { withFileTypes: true })
+  .filter((e) => e.isFile() && e.name.endsWith('.ts')).map((e) => e.name.replace(/\.ts$/, ''));
+
+/** The import patterns a layer may not use: every other layer it does not name, and the root. */
+function layerFence(layer, allowed) {
+  const may = allowed.length === 0 ? 'only itself' : `only itself and ${allowed.map((a) => `src/${a}`).join(', ')}`;
+  const message = (what) => `src/${layer} may import ${may} (the layers of docs/architecture.md), not ${what}.`;
+  return [
+    ...LAYERS.map(([other]) => other).filter((other) => other !== layer && !allowed.includes(other))
+      .map((other) => ({ regex: `^(\\.\\./)+${other}(/|$)`, message: message(`src/${other}`) })),
+    { regex: `^(\\.\\./)+(${ROOT_FILES.join('|')})\\.js$`, message: message('the root (src/*.ts)') },
+  ];
+}
+
+const layerRestrictions = LAYERS.filter(([layer]) => layer !== 'engine').map(([layer, allowed]) => ({
+  files: [`src/${layer}/**/*.ts`],
+  rules: { 'no-restricted-imports': ['error', { patterns: layerFence(layer, allowed) }] },
+}));
 
 // The trading core must stay pure so a shard can replay it from its journal:
 // no I/O modules, no clock, no randomness (commands and time come in as arguments).
@@ -10,8 +51,7 @@ const engineRestrictions = {
         { group: ['node:*'], message: 'src/engine is pure: no Node I/O modules.' },
         { group: ['fs', 'fs/*', 'net', 'tls', 'http', 'https', 'os', 'path', 'crypto', 'child_process', 'worker_threads', 'dgram', 'dns', 'stream', 'timers', 'timers/*', 'perf_hooks', 'process'], message: 'src/engine is pure: no Node I/O modules.' },
         { group: ['uWebSockets.js', 'lmdb', 'lmdb/*', 'pino', 'pino/*', 'piscina', 'msgpackr'], message: 'src/engine is pure: no I/O libraries.' },
-        // gitignore semantics: re-include the folders, then exclude market/* except the schedule.
-        { group: ['../*', '!../engine', '!../market', '../market/*', '!../market/session*'], message: 'src/engine may import only itself and the pure session schedule.' },
+        ...layerFence('engine', []),
       ],
     }],
     'no-restricted-globals': ['error',
@@ -51,6 +91,7 @@ export default tseslint.config(
     },
   },
   engineRestrictions,
+  ...layerRestrictions,
   {
     // One loader chooses the native uWebSockets.js build (src/gateway/uws.ts); a value import
     // anywhere else could load a build it refused, or the stand-in that fails on the first request.

@@ -17,7 +17,7 @@ import { QuoteBoard } from '../src/market/quote-board.js';
 import { ClusterNode } from '../src/cluster/node.js';
 import { startNatsCluster } from '../src/cluster/nats-servers.js';
 import { ShardPool } from '../src/shard/pool.js';
-import { createLogger } from '../src/util/log.js';
+import { createLogger } from '../src/base/log.js';
 import { fixedRate, placeOk, throughput } from './shard.bench.js';
 import { perSec, us, type Row } from './support/stats.js';
 

@@ -14,7 +14,7 @@ import { QuoteBoard } from '../src/market/quote-board.js';
 import { ShardPool } from '../src/shard/pool.js';
 import type { ShardIdle } from '../src/config/types.js';
 import { IDLE_STRATEGIES } from '../src/ring/index.js';
-import { createLogger } from '../src/util/log.js';
+import { createLogger } from '../src/base/log.js';
 import { measureFsyncFloor } from './support/fsync-floor.js';
 import { perSec, us, type Row } from './support/stats.js';
 

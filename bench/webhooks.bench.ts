@@ -24,7 +24,7 @@ import { secretMatches, signatureMatches } from '../src/gateway/webhooks/signal-
 import type { LiveWebhook } from '../src/gateway/webhooks/webhook-book.js';
 import { QuoteBoard } from '../src/market/quote-board.js';
 import { ShardPool } from '../src/shard/pool.js';
-import { createLogger } from '../src/util/log.js';
+import { createLogger } from '../src/base/log.js';
 import { startService, type ServiceProcess } from './support/child-process.js';
 import { measureFsyncFloor } from './support/fsync-floor.js';
 import { percentile, perSec, us, type Row } from './support/stats.js';

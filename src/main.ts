@@ -5,7 +5,7 @@ import { ConfigError } from './config/errors.js';
 import { loadStartOptions, packageVersion, SERVER_HELP } from './config/load.js';
 import { selectUws } from './gateway/uws.js';
 import { startService } from './service.js';
-import { createLogger } from './util/log.js';
+import { createLogger } from './base/log.js';
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);

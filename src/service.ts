@@ -9,6 +9,7 @@ import { chartTables } from './console/tables.js';
 import { registerRest } from './gateway/rest/routes.js';
 import { registerWebhooks } from './gateway/webhooks/register.js';
 import { registerStream } from './gateway/stream/register.js';
+import { FixCounters } from './fix/counters.js';
 import { startFixGateway } from './fix/start.js';
 import { resolveAdminToken } from './console/operator-auth.js';
 import { AuditLog } from './console/audit-log.js';
@@ -26,14 +27,14 @@ import { ServiceMetrics } from './gateway/metrics/service-metrics.js';
 import { HistoryOrderLookup } from './gateway/orders/history-order-lookup.js';
 import { listen, type Listening } from './gateway/listen.js';
 import { uws } from './gateway/uws.js';
-import { systemClock, systemScheduler } from './market/clock.js';
+import { systemClock, systemScheduler } from './base/clock.js';
 import { Market } from './market/market.js';
 import { marketSymbolOf } from './market/market-symbol.js';
 import { ShardPool } from './shard/pool.js';
 import { ReadModel } from './shard/read-model.js';
 import { SecretBox } from './store/secret-box.js';
 import { KEYS, USERS, WEBHOOKS } from './store/records.js';
-import { KILL_SWITCH } from './killswitch/kill-store.js';
+import { KILL_SWITCH } from './gateway/killswitch/kill-store.js';
 import { SharedTables } from './cluster/shared-tables.js';
 import type { Key } from './store/store.js';
 import type { Table } from './store/table.js';
@@ -42,8 +43,8 @@ import { marginPolicyOf } from './config/margin-policy.js';
 import { ShardHistory } from './shard/history.js';
 import { seedStore } from './store/seed.js';
 import { openStore, SYMBOLS, type Store } from './store/store.js';
-import { parseCidr, type Cidr } from './util/ip.js';
-import type { Logger } from './util/log.js';
+import { parseCidr, type Cidr } from './base/ip.js';
+import type { Logger } from './base/log.js';
 
 const CLIENT_ID_RETENTION_MS = 24 * 3600_000;
 /** The main thread's tables a cluster's nodes share (src/cluster/shared-tables.ts). */
@@ -202,7 +203,9 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
   const stream = registerStream(httpApp, ctx);
   const webhooks = await registerWebhooks(httpApp, ctx);
   const consoleService = registerConsole(consoleApp, ctx, { adminToken: admin.token, stats: rest.stats, webhooks, equity, audit });
-  const fix = await startFixGateway(ctx, onFatal);
+  const fixCounters = new FixCounters();
+  metrics.readFix(fixCounters);
+  const fix = await startFixGateway({ ...ctx, counters: fixCounters }, onFatal);
   await shared?.watch(store, {
     [KEYS.name]: (id) => ctx.auth.keys.reload(id as string),
     [WEBHOOKS.name]: (id) => webhooks.book.reload(id as string),

@@ -6,7 +6,7 @@ import type { ConsoleClient } from './client.js';
 import { enrolmentText } from './enrolment-text.js';
 import { table } from './table.js';
 
-export interface Command {
+export interface CliCommand {
   readonly words: readonly string[];
   readonly args: readonly string[];
   readonly options: Readonly<Record<string, OptionKind>>;
@@ -67,10 +67,10 @@ const keyTable = (keys: Json[]): string => table(keys, [
   { title: 'advisories', value: (k) => k.advisories.map((a: Json) => a.code).join(',') || '-' },
 ]);
 
-const simple = (words: string[], args: string[], summary: string, call: (api: ConsoleClient, p: Parsed) => Promise<unknown>, options: Record<string, OptionKind> = {}): Command =>
+const simple = (words: string[], args: string[], summary: string, call: (api: ConsoleClient, p: Parsed) => Promise<unknown>, options: Record<string, OptionKind> = {}): CliCommand =>
   ({ words, args, options, summary, run: async (api, p) => ({ json: await call(api, p) }) });
 
-export const COMMANDS: readonly Command[] = [
+export const COMMANDS: readonly CliCommand[] = [
   {
     words: ['keys', 'list'], args: [], options: { login: 'value' }, summary: 'list keys with status, advisories and statistics',
     async run(api, p) {

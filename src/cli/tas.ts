@@ -5,7 +5,7 @@
 // (the error is printed), 2 usage error, 3 the console could not be reached.
 import { parseArgs, UsageError, type Parsed } from './args.js';
 import { ApiCallError, ConsoleClient } from './client.js';
-import { COMMANDS, type Command } from './commands.js';
+import { COMMANDS, type CliCommand } from './commands.js';
 import { packageVersion } from '../config/load.js';
 
 const DEFAULT_URL = 'http://127.0.0.1:8081';
@@ -53,7 +53,7 @@ function usage(): string {
   ].join('\n');
 }
 
-function find(words: readonly string[]): { command: Command; rest: string[] } {
+function find(words: readonly string[]): { command: CliCommand; rest: string[] } {
   const matches = COMMANDS.filter((c) => c.words.every((w, i) => words[i] === w));
   const command = matches.sort((a, b) => b.words.length - a.words.length)[0];
   if (command === undefined) throw new UsageError(words.length === 0 ? 'no command given' : `unknown command "${words.slice(0, 2).join(' ')}"`);
@@ -66,7 +66,7 @@ function print(value: unknown): void {
 
 async function main(argv: readonly string[]): Promise<number> {
   let g: Globals;
-  let command: Command;
+  let command: CliCommand;
   let parsed: Parsed;
   try {
     g = globals(argv, process.env);

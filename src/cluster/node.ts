@@ -8,7 +8,7 @@ import { Kvm, type KV } from '@nats-io/kv';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { ClusterConfig, Durability } from '../config/types.js';
 import type { Quote } from '../engine/types.js';
-import type { Logger } from '../util/log.js';
+import type { Logger } from '../base/log.js';
 import { decodeQuote, encodeQuote } from './codec.js';
 import { Lease } from './lease.js';
 import { connectNats } from './nats.js';

@@ -23,7 +23,7 @@ import { QuoteBoard } from '../market/quote-board.js';
 import { FrameReader, FrameWriter, Inbox } from '../ring/index.js';
 import { FsJournalIo } from '../store/journal/io.js';
 import { openShardStore } from '../store/store.js';
-import { createLogger } from '../util/log.js';
+import { createLogger } from '../base/log.js';
 import { ShardCore, MAIN, REMOTE, type Inbound, type Peer, type Replicated } from '../shard/core.js';
 import { OrderArchive } from '../shard/order-archive.js';
 import type { CommandItem, OutItem, ShardInbound, ShardOutbound } from '../shard/protocol.js';

@@ -11,7 +11,7 @@ import type { KV, KvWatchEntry } from '@nats-io/kv';
 import { Packr } from 'msgpackr';
 import type { Key, Store, TableObserver } from '../store/store.js';
 import type { Table } from '../store/table.js';
-import type { Logger } from '../util/log.js';
+import type { Logger } from '../base/log.js';
 
 const packr = new Packr({ useRecords: false });
 const MASTER_KEY_FINGERPRINT = 'master_key_fingerprint';

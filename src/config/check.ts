@@ -2,8 +2,8 @@
 // and its key path and returns it typed, or throws InvalidValue naming the path and what was
 // expected; the validators turn that into a ConfigError of their document.
 import type { SessionSpec } from '../engine/types.js';
-import { compileSession, SessionSpecError } from '../market/session.js';
-import { parseCidr } from '../util/ip.js';
+import { compileSession, SessionSpecError } from '../engine/market-session.js';
+import { parseCidr } from '../base/ip.js';
 import { InvalidValue } from './errors.js';
 
 export type Reader<T> = (value: unknown, path: string) => T;

@@ -9,7 +9,7 @@ import type {
   FixtureAccount, FixtureKey, FixtureSizing, FixtureSymbol, FixtureUser, FixtureWebhook, KeyScope, KeyStatus,
 } from './types.js';
 import type { AccountType } from '../engine/types.js';
-import { FX_SESSION } from '../market/session.js';
+import { FX_SESSION } from '../engine/market-session.js';
 
 export const SYMBOL_DEFAULTS: Pick<FixtureSymbol, 'contract_size' | 'volatility' | 'tick_ms' | 'max_volume' | 'session'> = {
   contract_size: 100_000,

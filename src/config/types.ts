@@ -1,5 +1,6 @@
 // The validated configuration and bootstrap fixture. Keys are snake_case exactly as in JSON
 // (DECISIONS "Running it", "Bootstrap fixture"); every key has its default in config/default.json.
+import type { LogLevel } from '../base/log.js';
 import type { AccountType, SessionSpec, Source } from '../engine/types.js';
 
 export interface TlsFiles { readonly cert: string | null; readonly key: string | null }
@@ -10,7 +11,6 @@ export type Durability = 'sync' | 'none';
 export type ShardIdle = 'park' | 'backoff' | 'spin' | 'async';
 /** How a journal write is made durable (src/store/journal/io.ts). */
 export type JournalSync = 'fdatasync' | 'dsync';
-export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 export type PriceSource = 'simulated' | 'replay' | 'push';
 
 export interface AppConfig {

@@ -7,8 +7,9 @@ import {
 import { ConfigError, InvalidValue, type ConfigErrorKind } from './errors.js';
 import { validateFixture } from './fixture.js';
 import { MAX_SHARDS } from '../engine/ids.js';
-import type { AppConfig, ClusterConfig, Durability, JournalSync, LogLevel, MarginConfig, MarginLevelsConfig, PriceSource, ShardIdle, TlsFiles } from './types.js';
-import { parseIp } from '../util/ip.js';
+import type { LogLevel } from '../base/log.js';
+import type { AppConfig, ClusterConfig, Durability, JournalSync, MarginConfig, MarginLevelsConfig, PriceSource, ShardIdle, TlsFiles } from './types.js';
+import { parseIp } from '../base/ip.js';
 
 const DURABILITIES: readonly Durability[] = ['sync', 'none'];
 const SHARD_IDLES: readonly ShardIdle[] = ['park', 'backoff', 'spin', 'async'];

@@ -11,7 +11,7 @@ import { readQuery } from '../gateway/rest/query.js';
 import { decimalId } from '../gateway/rest/route.js';
 import { callShard } from '../gateway/shard-call.js';
 import { closeJson, money, orderJson, positionJson } from '../gateway/wire.js';
-import type { KillSwitches } from '../killswitch/kill-switches.js';
+import type { KillSwitches } from '../gateway/killswitch/kill-switches.js';
 import { centilotsToLots, fromTicks } from '../market/ticks.js';
 import { KEYS } from '../store/records.js';
 import { accountOf, sees } from './actor.js';

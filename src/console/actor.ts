@@ -41,7 +41,7 @@ export function viewer(actor: Actor): string | null {
 /** Throws not_found unless the actor may see `user`'s resources; records the owner. */
 export function mayTouch(call: Scoped, user: string, notFound: string, field?: string): void {
   const own = viewer(call.actor);
-  if (own !== null && own !== user) throw new ApiError('not_found', notFound, field);
+  if (own !== null && own !== user) throw new ApiError('not_found', notFound, { field });
   call.owner = user;
 }
 
@@ -56,7 +56,7 @@ export function userOf(deps: ScopeDeps, call: Scoped, id: string): UserRecord {
 export function accountOf(deps: ScopeDeps, call: Scoped, login: string, field?: string): AccountRecord {
   const notFound = `account ${JSON.stringify(login)} not found`;
   const account = deps.readModel.account(login);
-  if (account === undefined) throw new ApiError('not_found', notFound, field);
+  if (account === undefined) throw new ApiError('not_found', notFound, { field });
   mayTouch(call, account.user, notFound, field);
   return account;
 }

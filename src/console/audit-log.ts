@@ -7,7 +7,7 @@ import type { Database } from 'lmdb';
 import type { UnixMs } from '../engine/types.js';
 import type { Store } from '../store/store.js';
 import { table } from '../store/table.js';
-import type { Logger } from '../util/log.js';
+import type { Logger } from '../base/log.js';
 
 
 export interface AuditEntry {

@@ -12,7 +12,7 @@ export function registerAuditRoutes(router: ConsoleRouter): void {
   router.route({ method: 'get', path: '/console/api/audit', access: 'member', body: 'none', action: 'audit.list' }, async (call) => {
     const query = readQuery(call.ex.query, ['limit', 'cursor', 'user']);
     const cursor = query.get('cursor');
-    if (cursor !== undefined && !CURSOR.test(cursor)) throw new ApiError('bad_request', 'cursor must be a next_cursor value', 'cursor');
+    if (cursor !== undefined && !CURSOR.test(cursor)) throw new ApiError('bad_request', 'cursor must be a next_cursor value', { field: 'cursor' });
     const asked = query.get('user');
     if (asked !== undefined) userOf(deps, call, asked);
     const user = viewer(call.actor) ?? asked ?? null;

@@ -7,7 +7,7 @@ export function checked<T>(read: () => T): T {
   try {
     return read();
   } catch (e) {
-    if (e instanceof InvalidValue) throw new ApiError('bad_request', `${e.path}: ${e.reason}`, e.path);
+    if (e instanceof InvalidValue) throw new ApiError('bad_request', `${e.path}: ${e.reason}`, { field: e.path });
     throw e;
   }
 }

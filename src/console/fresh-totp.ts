@@ -6,12 +6,13 @@ import type { UserRecord } from '../store/records.js';
 import { LOCKOUT_MS } from './lockout.js';
 import type { ConsoleCall, ConsoleDeps } from './router.js';
 import { totpRefusal } from './totp-guard.js';
+import type { UnixMs } from '../engine/types.js';
 
 const CODE = /^\d{6}$/;
 
-export function lockedError(untilMs: number, nowMs: number): ApiError {
+export function lockedError(untilMs: number, nowMs: UnixMs): ApiError {
   const retryS = Math.max(1, Math.ceil((untilMs - nowMs) / 1000));
-  return new ApiError('rate_limited', `too many failed attempts: locked until ${new Date(untilMs).toISOString()}`, undefined, undefined, [['retry-after', String(retryS)]]);
+  return new ApiError('rate_limited', `too many failed attempts: locked until ${new Date(untilMs).toISOString()}`, { headers: [['retry-after', String(retryS)]] });
 }
 
 /** A user locked out of fresh-code actions is refused before any code is looked at (the operator never is). */
@@ -25,7 +26,7 @@ export function refuseIfLocked(deps: ConsoleDeps, call: ConsoleCall, user: strin
 export function refusedCode(deps: ConsoleDeps, call: ConsoleCall, user: string, message: string, guess: boolean): ApiError {
   const lockedNow = call.actor.kind === 'user' && guess ? deps.lockout.fail(user, call.nowMs) : null;
   const locked = lockedNow === null ? '' : `; too many failures: locked for ${LOCKOUT_MS / 60_000} minutes`;
-  return new ApiError('unauthorized', `${message}${locked}`, 'totp');
+  return new ApiError('unauthorized', `${message}${locked}`, { field: 'totp' });
 }
 
 /** Checks and spends the call's `totp`; resolves with the code, or null when the operator sent none. */
@@ -33,7 +34,7 @@ export async function freshTotp(deps: ConsoleDeps, call: ConsoleCall, user: User
   const code = call.body['totp'];
   if (call.actor.kind !== 'user' && (code === undefined || code === null)) return null;
   if (typeof code !== 'string' || !CODE.test(code)) {
-    throw new ApiError('bad_request', `a fresh 6-digit TOTP code is required to ${purpose}`, 'totp');
+    throw new ApiError('bad_request', `a fresh 6-digit TOTP code is required to ${purpose}`, { field: 'totp' });
   }
   refuseIfLocked(deps, call, user.id);
   const check = await deps.totp.consume(user, code);

@@ -82,7 +82,7 @@ export function checkRateLimit(rate: number, account: AccountRecord, metrics: Ac
   if (rate < PREMIUM_RATE_LIMIT || mayUsePremiumRate(account, metrics)) return;
   throw new ApiError('forbidden',
     `a rate limit of ${PREMIUM_RATE_LIMIT} requests per second is for Pro and ECN accounts with equity of 50,000 or more `
-    + `(account ${account.login}: group ${account.group}, equity ${money(metrics.equity).toFixed(2)} ${account.currency})`, 'rate_limit');
+    + `(account ${account.login}: group ${account.group}, equity ${money(metrics.equity).toFixed(2)} ${account.currency})`, { field: 'rate_limit' });
 }
 
 /** A new key's record and its secret (shown once, stored sealed). */

@@ -16,6 +16,7 @@ import { freshTotp } from './fresh-totp.js';
 import { checkRateLimit, newKeyRecord, readNewKey } from './key-create.js';
 import { keyJson, statsOf } from './key-view.js';
 import type { ConsoleCall, ConsoleDeps, ConsoleRouter } from './router.js';
+import type { UnixMs } from '../engine/types.js';
 
 async function save(deps: ConsoleDeps, next: KeyRecord): Promise<void> {
   await deps.store.table(KEYS).put(next.id, next);
@@ -24,7 +25,7 @@ async function save(deps: ConsoleDeps, next: KeyRecord): Promise<void> {
 }
 
 /** What the key state routes answer: the key's state as the console shows it. */
-export function keyStateJson(k: KeyRecord, nowMs: number) {
+export function keyStateJson(k: KeyRecord, nowMs: UnixMs) {
   return {
     id: k.id,
     login: k.login,
@@ -38,14 +39,14 @@ export function keyStateJson(k: KeyRecord, nowMs: number) {
 function ownerRecord(deps: ConsoleDeps, call: ConsoleCall, login: string): UserRecord {
   const user = deps.readModel.account(login)?.user;
   const record = user === undefined ? undefined : deps.store.table(USERS).get(user);
-  if (record === undefined) throw new ApiError('not_found', `the owner of account ${login} is not a console user`, 'login');
+  if (record === undefined) throw new ApiError('not_found', `the owner of account ${login} is not a console user`, { field: 'login' });
   call.owner = record.id;
   return record;
 }
 
 export function registerKeyRoutes(router: ConsoleRouter, stats: KeyStatsBook): void {
   const { deps } = router;
-  const view = (k: KeyRecord, nowMs: number) => keyJson(k, deps.readModel.account(k.login), statsOf(stats, k), nowMs);
+  const view = (k: KeyRecord, nowMs: UnixMs) => keyJson(k, deps.readModel.account(k.login), statsOf(stats, k), nowMs);
 
   router.route({ method: 'get', path: '/console/api/keys', access: 'member', body: 'none', action: 'key.list' }, (call) => {
     const query = readQuery(call.ex.query, ['login']);
@@ -92,7 +93,7 @@ export function registerKeyRoutes(router: ConsoleRouter, stats: KeyStatsBook): v
 
   router.route({ method: 'del', path: '/console/api/keys/:id', access: 'member', body: 'optional', action: 'key.revoke' }, async (call) => {
     const before = keyOf(deps, call, call.params[0]!);
-    for (const field of Object.keys(call.body)) if (field !== 'totp') throw new ApiError('bad_request', `unknown field ${JSON.stringify(field)}`, field);
+    for (const field of Object.keys(call.body)) if (field !== 'totp') throw new ApiError('bad_request', `unknown field ${JSON.stringify(field)}`, { field });
     if (call.actor.kind === 'user' || call.body['totp'] !== undefined) {
       await freshTotp(deps, call, ownerRecord(deps, call, before.login), 'revoke a key');
     }
@@ -104,7 +105,7 @@ export function registerKeyRoutes(router: ConsoleRouter, stats: KeyStatsBook): v
 
   router.route({ method: 'put', path: '/console/api/keys/:id/kill-switch', access: 'member', body: 'required', action: 'key.kill_switch' }, async (call) => {
     const active = call.body['active'];
-    if (typeof active !== 'boolean') throw new ApiError('bad_request', 'active must be true or false', 'active');
+    if (typeof active !== 'boolean') throw new ApiError('bad_request', 'active must be true or false', { field: 'active' });
     const before = keyOf(deps, call, call.params[0]!);
     const next = { ...before, halted: active };
     // Stored first: a shard loads the halted keys from the store when it starts.

@@ -6,15 +6,15 @@
 import { ApiError } from '../gateway/errors.js';
 import { listLimit, readQuery } from '../gateway/rest/query.js';
 import { iso } from '../gateway/wire.js';
-import { KillStore } from '../killswitch/kill-store.js';
-import type { KillSwitches } from '../killswitch/kill-switches.js';
+import { KillStore } from '../gateway/killswitch/kill-store.js';
+import type { KillSwitches } from '../gateway/killswitch/kill-switches.js';
 import { accountOf, userOf } from './actor.js';
 import { freshTotp } from './fresh-totp.js';
 import type { ConsoleRouter } from './router.js';
 
 function onlyFields(body: Readonly<Record<string, unknown>>, allowed: readonly string[]): void {
   for (const key of Object.keys(body)) {
-    if (!allowed.includes(key)) throw new ApiError('bad_request', `unknown field ${JSON.stringify(key)}`, key);
+    if (!allowed.includes(key)) throw new ApiError('bad_request', `unknown field ${JSON.stringify(key)}`, { field: key });
   }
 }
 
@@ -62,7 +62,7 @@ export function registerKillSwitchRoutes(router: ConsoleRouter, kills: KillSwitc
   router.route({ method: 'put', path: '/console/api/accounts/:login/kill-switch', access: 'member', body: 'required', action: 'account.kill_switch' }, async (call) => {
     onlyFields(call.body, ['active']);
     const active = call.body['active'];
-    if (typeof active !== 'boolean') throw new ApiError('bad_request', 'active must be true or false', 'active');
+    if (typeof active !== 'boolean') throw new ApiError('bad_request', 'active must be true or false', { field: 'active' });
     const before = accountOf(deps, call, call.params[0]!).accountHalted;
     const answer = await kills.setAccount(call.params[0]!, active);
     call.detail = { kill_switch: { from: before, to: active }, closed: answer.closed.length, cancelled: answer.cancelled.length, failed: answer.failed.length };

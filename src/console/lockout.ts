@@ -3,7 +3,7 @@
 // lock the user's login and fresh-TOTP actions for 15 minutes. Per client address: a token bucket
 // of login attempts, so one address cannot try many users. Both are kept in memory (a restart
 // forgets them) and are pure over the injected time.
-import { TokenBucket } from '../gateway/limits/token-bucket.js';
+import { TokenBucket } from '../base/token-bucket.js';
 import type { UnixMs } from '../engine/types.js';
 
 export const LOCKOUT_FAILURES = 5;

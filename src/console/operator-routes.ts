@@ -15,7 +15,7 @@ export function registerOperatorRoutes(router: ConsoleRouter): void {
     const pushed = deps.market.push(call.body);
     if (!pushed.ok) {
       if (pushed.field === null) throw new ApiError('market_closed', pushed.message);
-      throw new ApiError('bad_request', pushed.message, pushed.field);
+      throw new ApiError('bad_request', pushed.message, { field: pushed.field });
     }
     const q = pushed.quote;
     const digits = deps.symbols.get(q.symbol)!.digits;

@@ -27,7 +27,7 @@ export class PasswordPool {
   /** `stored` null: an unknown user (always false, after the same work). */
   async verify(password: string, stored: string | null): Promise<boolean> {
     if (this.pool.queueSize >= MAX_QUEUED) {
-      throw new ApiError('rate_limited', 'too many logins at once; try again in a second', undefined, undefined, [['retry-after', '1']]);
+      throw new ApiError('rate_limited', 'too many logins at once; try again in a second', { headers: [['retry-after', '1']] });
     }
     const ok = await this.pool.run({ password, stored: stored ?? this.decoy });
     return ok && stored !== null;

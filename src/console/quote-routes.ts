@@ -4,7 +4,7 @@
 // the page can put the symbols in use first.
 import type { SymbolSpec, UnixMs } from '../engine/types.js';
 import { readQuery } from '../gateway/rest/query.js';
-import { compileSession, isSessionOpen, minuteOfWeek, type CompiledSession } from '../market/session.js';
+import { compileSession, isSessionOpen, minuteOfWeek, type CompiledSession } from '../engine/market-session.js';
 import { fromTicks } from '../market/ticks.js';
 import { sees } from './actor.js';
 import type { ConsoleRouter } from './router.js';
@@ -12,7 +12,7 @@ import type { ConsoleRouter } from './router.js';
 const MINUTE_MS = 60_000;
 const WEEK_MINUTES = 7 * 1440;
 
-export interface SessionState {
+export interface SymbolSessionState {
   readonly open: boolean;
   /** The weekly window as configured, or "24x7". */
   readonly hours: string;
@@ -20,7 +20,7 @@ export interface SessionState {
   readonly next_change: string | null;
 }
 
-export function sessionState(spec: SymbolSpec['session'], compiled: CompiledSession, nowMs: UnixMs): SessionState {
+export function sessionState(spec: SymbolSpec['session'], compiled: CompiledSession, nowMs: UnixMs): SymbolSessionState {
   const open = isSessionOpen(compiled, nowMs);
   if (compiled.always || spec === '24x7') return { open, hours: '24x7', next_change: null };
   const target = open ? compiled.closeMinute : compiled.openMinute;

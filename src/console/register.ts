@@ -7,7 +7,7 @@ import { ApiError } from '../gateway/errors.js';
 import { Exchange } from '../gateway/http.js';
 import type { KeyStatsBook } from '../gateway/stats/key-stats-book.js';
 import type { Webhooks } from '../gateway/webhooks/register.js';
-import { systemScheduler } from '../market/clock.js';
+import { systemScheduler } from '../base/clock.js';
 import { KEYS } from '../store/records.js';
 import { registerAccountRoutes } from './account-routes.js';
 import type { AuditLog } from './audit-log.js';

@@ -30,7 +30,7 @@ export function cookieValues(header: string, name: string): string[] {
   return out;
 }
 
-export function authenticate(access: Access, h: GuardHeaders, adminToken: string, sessions: SessionStore): Actor {
+export function authenticateConsoleCall(access: Access, h: GuardHeaders, adminToken: string, sessions: SessionStore): Actor {
   if (access === 'public') return ANONYMOUS;
   if (h.authorization !== '') {
     if (!bearerMatches(h.authorization, adminToken)) throw new ApiError('unauthorized', 'operator token wrong (Authorization: Bearer <admin_token>)');

@@ -9,13 +9,14 @@ import { clientIp } from '../gateway/auth/client-ip.js';
 import type { GatewayContext } from '../gateway/context.js';
 import { ApiError } from '../gateway/errors.js';
 import { Exchange, parseJsonObject, serve, type Headers } from '../gateway/http.js';
-import { ipMatches } from '../util/ip.js';
+import { ipMatches } from '../base/ip.js';
 import { actorName, ANONYMOUS, type Actor, type Scoped } from './actor.js';
 import { summary, type AuditLog } from './audit-log.js';
 import type { Lockout } from './lockout.js';
-import { authenticate, checkSameOrigin, type Access, type GuardHeaders } from './request-guard.js';
+import { authenticateConsoleCall, checkSameOrigin, type Access, type GuardHeaders } from './request-guard.js';
 import type { SessionStore } from './sessions.js';
 import type { TotpGuard } from './totp-guard.js';
+import type { UnixMs } from '../engine/types.js';
 
 export interface ConsoleDeps extends GatewayContext {
   readonly adminToken: string;
@@ -54,7 +55,7 @@ export class ConsoleCall implements Scoped {
     readonly ex: Exchange,
     readonly params: readonly string[],
     readonly ip: string,
-    readonly nowMs: number,
+    readonly nowMs: UnixMs,
     /** The browser reached the console over https (through a trusted proxy): cookies are Secure. */
     readonly https: boolean,
   ) {
@@ -117,7 +118,7 @@ export class ConsoleRouter {
     );
     const headers: GuardHeaders = viaProxy && raw.forwardedHost !== '' ? { ...raw, host: raw.forwardedHost } : raw;
     try {
-      call.actor = authenticate(spec.access, headers, this.deps.adminToken, this.deps.sessions);
+      call.actor = authenticateConsoleCall(spec.access, headers, this.deps.adminToken, this.deps.sessions);
       if (spec.method !== 'get') checkSameOrigin(call.actor, headers);
       call.body = await this.readBody(spec, ex, raw.contentType);
       await handler(call);

@@ -60,8 +60,7 @@ export function registerSessionRoutes(router: ConsoleRouter, passwords: Password
     const waitMs = throttle.take(call.ip, call.nowMs);
     if (waitMs > 0) {
       call.detail = { reason: 'too many login attempts from this address' };
-      throw new ApiError('rate_limited', 'too many login attempts from this address; try again later', undefined, undefined,
-        [['retry-after', String(Math.max(1, Math.ceil(waitMs / 1000)))]]);
+      throw new ApiError('rate_limited', 'too many login attempts from this address; try again later', { headers: [['retry-after', String(Math.max(1, Math.ceil(waitMs / 1000)))]] });
     }
     const record = deps.store.table(USERS).get(body.user);
     if (record !== undefined) call.owner = record.id;

@@ -4,7 +4,7 @@
 // Sessions live in memory: a restart logs every user out (they log in again with password + TOTP).
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { UnixMs } from '../engine/types.js';
-import type { Clock } from '../market/clock.js';
+import type { Clock } from '../base/clock.js';
 
 export const SESSION_IDLE_MS = 30 * 60_000;
 export const SESSION_ABSOLUTE_MS = 12 * 3600_000;

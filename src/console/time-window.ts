@@ -21,7 +21,7 @@ function instant(q: Query, field: 'from' | 'to'): UnixMs | null {
   const text = q.get(field);
   if (text === undefined) return null;
   const ms = UNIX_MS.test(text) ? Number(text) : ISO.test(text) ? Date.parse(text) : Number.NaN;
-  if (Number.isNaN(ms)) throw new ApiError('bad_request', `${field} must be Unix milliseconds or an ISO 8601 time`, field);
+  if (Number.isNaN(ms)) throw new ApiError('bad_request', `${field} must be Unix milliseconds or an ISO 8601 time`, { field });
   return ms;
 }
 

@@ -3,7 +3,7 @@
 // as a QR code in SVG (the `qrcode` library), for the console page to show and the CLI to print.
 import { randomBytes } from 'node:crypto';
 import QRCode from 'qrcode';
-import { TOTP_STEP_MS } from '../util/totp.js';
+import { TOTP_STEP_MS } from '../base/totp.js';
 
 export const TOTP_ISSUER = 'TAS';
 const SECRET_BYTES = 20;

@@ -4,12 +4,12 @@
 // the login cannot be replayed to create a key, and an overheard code is dead once used. The last
 // step survives a restart (LMDB `totp_steps`). A refused code says whether it was wrong or already
 // used, and for a used one how long until the authenticator shows a fresh code.
-import type { Clock } from '../market/clock.js';
+import type { Clock } from '../base/clock.js';
 import type { UserRecord } from '../store/records.js';
 import type { SecretBox } from '../store/secret-box.js';
 import type { Store } from '../store/store.js';
 import { table } from '../store/table.js';
-import { matchedStep, TOTP_STEP_MS } from '../util/totp.js';
+import { matchedStep, TOTP_STEP_MS } from '../base/totp.js';
 
 /** user → the last TOTP time step accepted. */
 export const TOTP_STEPS = table<string, number>('totp_steps');

@@ -11,7 +11,7 @@ import { ApiError } from '../gateway/errors.js';
 import { readQuery } from '../gateway/rest/query.js';
 import { iso } from '../gateway/wire.js';
 import { USERS, type UserRecord } from '../store/records.js';
-import { hashPassword } from '../util/password.js';
+import { hashPassword } from '../base/password.js';
 import { userOf, viewer } from './actor.js';
 import { checked } from './check-body.js';
 import { freshTotp, refusedCode, refuseIfLocked } from './fresh-totp.js';
@@ -54,13 +54,13 @@ export function registerUserRoutes(router: ConsoleRouter): void {
       return { id: required(o, 'id', '', identifier), password: optional<string | null>(o, 'password', '', null, newPassword) };
     });
     call.target = wanted.id;
-    if (users().get(wanted.id) !== undefined) throw new ApiError('bad_request', `user ${wanted.id} already exists`, 'id');
+    if (users().get(wanted.id) !== undefined) throw new ApiError('bad_request', `user ${wanted.id} already exists`, { field: 'id' });
     const password = wanted.password ?? randomBytes(12).toString('base64url');
     const secret = newTotpSecret();
     const record: UserRecord = { id: wanted.id, passwordHash: await hashPassword(password), sealedTotpSecret: deps.box.seal(secret), createdAt: call.nowMs };
     // Checked again after the hashing: two racing creations of one name must not overwrite each other.
     if (!await users().ifNoExists(wanted.id, () => { void users().put(wanted.id, record); })) {
-      throw new ApiError('bad_request', `user ${wanted.id} already exists`, 'id');
+      throw new ApiError('bad_request', `user ${wanted.id} already exists`, { field: 'id' });
     }
     await deps.store.flushed();
     call.owner = wanted.id;
@@ -89,7 +89,7 @@ export function registerUserRoutes(router: ConsoleRouter): void {
     const started = pending.get(user.id);
     if (started === undefined || started.expiresAtMs <= call.nowMs) {
       pending.delete(user.id);
-      throw new ApiError('bad_request', 'no authenticator enrolment in progress (or it expired after 10 minutes): start again', 'totp');
+      throw new ApiError('bad_request', 'no authenticator enrolment in progress (or it expired after 10 minutes): start again', { field: 'totp' });
     }
     refuseIfLocked(deps, call, user.id);
     const step = deps.totp.stepOf(started.secret, totp);

@@ -35,7 +35,7 @@ export function registerWebhookRoutes(router: ConsoleRouter, book: WebhookBook, 
     const body = { ...call.body };
     if (own !== null) {
       // A user's webhooks are their own: `user` may be left out, and names no one else.
-      if (body['user'] !== undefined && body['user'] !== own) throw new ApiError('forbidden', 'a webhook can only be made for your own user', 'user');
+      if (body['user'] !== undefined && body['user'] !== own) throw new ApiError('forbidden', 'a webhook can only be made for your own user', { field: 'user' });
       body['user'] = own;
     }
     const { hook, generatedSecret } = await createWebhook(book, deps, body, call.nowMs);
@@ -78,7 +78,7 @@ export function registerWebhookRoutes(router: ConsoleRouter, book: WebhookBook, 
     const hook = known(book, call, call.params[0]!);
     const query = readQuery(call.ex.query, ['limit', 'cursor']);
     const cursor = query.get('cursor');
-    if (cursor !== undefined && !CURSOR.test(cursor)) throw new ApiError('bad_request', 'cursor must be a next_cursor value', 'cursor');
+    if (cursor !== undefined && !CURSOR.test(cursor)) throw new ApiError('bad_request', 'cursor must be a next_cursor value', { field: 'cursor' });
     call.reply(200, await signalLog.page(hook.record.id, cursor === undefined ? null : Number(cursor), listLimit(query)));
   });
 }

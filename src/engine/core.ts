@@ -3,7 +3,7 @@ import type { AccountState } from './account.js';
 import type { TriggerBook } from './book.js';
 import type { DeadMen } from './deadman.js';
 import type { IdAllocator } from './ids.js';
-import type { Market, MarketSymbol } from './market.js';
+import type { Instruments, Instrument } from './instruments.js';
 import { killSwitchActive, notFound } from './rejects.js';
 import type { ClientIdMemory } from './retention.js';
 import type { Exposure, MarginRules } from './stop-out.js';
@@ -12,10 +12,10 @@ import type { DoneResult, Reject, Source } from './types.js';
 export const DONE: DoneResult = { ok: true, kind: 'done' };
 
 /** A symbol with its trigger index. */
-export interface Slot { readonly sym: MarketSymbol; readonly book: TriggerBook }
+export interface Slot { readonly sym: Instrument; readonly book: TriggerBook }
 
 export interface Core {
-  readonly market: Market;
+  readonly market: Instruments;
   readonly slots: ReadonlyMap<string, Slot>;
   readonly accounts: Map<string, AccountState>;
   readonly ids: IdAllocator;

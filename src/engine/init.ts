@@ -9,7 +9,7 @@ import {
 import type { Core, Slot } from './core.js';
 import { DeadMen } from './deadman.js';
 import { IdAllocator, MAX_SHARDS } from './ids.js';
-import { Market } from './market.js';
+import { Instruments } from './instruments.js';
 import { ClientIdMemory } from './retention.js';
 import { Exposure, MarginRules } from './stop-out.js';
 import { byClientIdAge, byNumericId, byString } from './snapshot.js';
@@ -175,7 +175,7 @@ export function loadCore(init: EngineInit): Core {
   if (!isInt(init.shardId) || init.shardId < 0 || init.shardId >= MAX_SHARDS) fail('shardId', `must be an integer from 0 to ${MAX_SHARDS - 1}`);
   if (!isInt(init.idCounter) || init.idCounter < 0) fail('idCounter', 'must be a non-negative integer');
   if (!isInt(init.clientIdRetentionMs) || init.clientIdRetentionMs < MIN_CLIENT_ID_RETENTION_MS) fail('clientIdRetentionMs', 'must be at least 24 hours');
-  const market = new Market(objects(init.symbols, 'symbols'));
+  const market = new Instruments(objects(init.symbols, 'symbols'));
   const slots = new Map<string, Slot>();
   for (const spec of market.specs) {
     const sym = market.symbol(spec.name);

@@ -1,7 +1,7 @@
 // Profit, margin and account figures in integer cents (DECISIONS "Orders and positions", "Prices").
-// Pure functions over a Market so the main thread's read model computes exactly what the engine does.
+// Pure functions over a Instruments so the main thread's read model computes exactly what the engine does.
 import { divRound, mulExact, type Ratio } from './exact.js';
-import type { Market, MarketSymbol } from './market.js';
+import type { Instruments, Instrument } from './instruments.js';
 import type { AccountMetrics, Cents, Centilots, PositionRecord, Quote, Side, SymbolSpec, Ticks } from './types.js';
 
 /** Buys fill at ask, sells at bid. */
@@ -23,7 +23,7 @@ export function marginCurrency(spec: SymbolSpec): string {
  * (close − open) × volume × contractSize / 10^digits quote-currency cents (sign by side), times the
  * quote→account rate, rounded once, half away from zero.
  */
-export function profitCents(sym: MarketSymbol, side: Side, openPrice: Ticks, closePrice: Ticks, volume: Centilots, rate: Ratio): Cents {
+export function profitCents(sym: Instrument, side: Side, openPrice: Ticks, closePrice: Ticks, volume: Centilots, rate: Ratio): Cents {
   const move = side === 'buy' ? closePrice - openPrice : openPrice - closePrice;
   const quoteCents = mulExact(mulExact(move, volume), sym.spec.contractSize);
   return divRound(mulExact(quoteCents, rate.num), mulExact(sym.scale, rate.den));
@@ -33,14 +33,14 @@ export function profitCents(sym: MarketSymbol, side: Side, openPrice: Ticks, clo
  * lots × contractSize / leverage in the base currency, or lots × contractSize × price / leverage in
  * the quote currency for a CFD; times the margin-currency→account rate.
  */
-export function marginCents(sym: MarketSymbol, volume: Centilots, price: Ticks, leverage: number, rate: Ratio): Cents {
+export function marginCents(sym: Instrument, volume: Centilots, price: Ticks, leverage: number, rate: Ratio): Cents {
   const units = mulExact(volume, sym.spec.contractSize);
   if (sym.spec.baseCurrency !== null) return divRound(mulExact(units, rate.num), mulExact(leverage, rate.den));
   return divRound(mulExact(mulExact(units, price), rate.num), mulExact(mulExact(sym.scale, leverage), rate.den));
 }
 
 /** Floating profit at the current quotes; null while the symbol or a conversion leg has no quote. */
-export function floatingProfitCents(position: PositionRecord, market: Market, accountCurrency: string): Cents | null {
+export function floatingProfitCents(position: PositionRecord, market: Instruments, accountCurrency: string): Cents | null {
   const sym = market.symbol(position.symbol);
   if (sym === undefined || sym.quote === null) return null;
   const rate = market.profitRate(sym, accountCurrency);
@@ -49,7 +49,7 @@ export function floatingProfitCents(position: PositionRecord, market: Market, ac
 }
 
 /** Σ floating profit; a position whose profit cannot be priced yet counts 0. */
-export function floatingTotalCents(positions: Iterable<PositionRecord>, market: Market, accountCurrency: string): Cents {
+export function floatingTotalCents(positions: Iterable<PositionRecord>, market: Instruments, accountCurrency: string): Cents {
   let total = 0;
   for (const p of positions) total += floatingProfitCents(p, market, accountCurrency) ?? 0;
   return total;
@@ -63,7 +63,7 @@ export function marginLevel(equity: Cents, margin: Cents): number {
 export function accountMetrics(
   account: { readonly balance: Cents; readonly margin: Cents; readonly currency: string },
   positions: Iterable<PositionRecord>,
-  market: Market,
+  market: Instruments,
 ): AccountMetrics {
   const equity = account.balance + floatingTotalCents(positions, market, account.currency);
   return {

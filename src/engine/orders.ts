@@ -2,7 +2,7 @@
 import type { AccountState } from './account.js';
 import { isReject, tradingAccount, type Core, type Slot } from './core.js';
 import { formatLots, formatMoney, formatPrice } from './format.js';
-import type { MarketSymbol } from './market.js';
+import type { Instrument } from './instruments.js';
 import { floatingCents, floatingChanged } from './floating.js';
 import { entryPrice, exitPrice, marginCents, marginCurrency, marginLevel, profitCents } from './money.js';
 import { badRequest, duplicateClientId, invalidOrder, marketClosed, notFound } from './rejects.js';
@@ -14,7 +14,7 @@ import type {
 } from './types.js';
 
 /** Limit buy below ask, stop buy above ask, limit sell above bid, stop sell below bid. */
-function pendingPriceReject(side: Side, type: OrderType, price: Ticks, quote: Quote, sym: MarketSymbol): Reject | null {
+function pendingPriceReject(side: Side, type: OrderType, price: Ticks, quote: Quote, sym: Instrument): Reject | null {
   const market = side === 'buy' ? quote.ask : quote.bid;
   const wantsBelow = (side === 'buy') === (type === 'limit');
   if (wantsBelow ? price < market : price > market) return null;
@@ -23,7 +23,7 @@ function pendingPriceReject(side: Side, type: OrderType, price: Ticks, quote: Qu
 }
 
 /** SL on the losing side and TP on the winning side of the reference price. */
-export function levelsReject(side: Side, ref: Ticks, sl: Ticks | null, tp: Ticks | null, sym: MarketSymbol): Reject | null {
+export function levelsReject(side: Side, ref: Ticks, sl: Ticks | null, tp: Ticks | null, sym: Instrument): Reject | null {
   const sign = side === 'buy' ? 1 : -1;
   const digits = sym.spec.digits;
   if (sl !== null && sign * (ref - sl) <= 0) {
@@ -35,7 +35,7 @@ export function levelsReject(side: Side, ref: Ticks, sl: Ticks | null, tp: Ticks
   return null;
 }
 
-function volumeReject(volume: Centilots, sym: MarketSymbol): Reject | null {
+function volumeReject(volume: Centilots, sym: Instrument): Reject | null {
   if (volume >= 1 && volume <= sym.spec.maxVolume) return null;
   return invalidOrder('volume', `volume ${formatLots(volume)} must be from 0.01 to ${formatLots(sym.spec.maxVolume)} for ${sym.spec.name}`);
 }
@@ -48,7 +48,7 @@ function equityCents(core: Core, account: AccountState): Cents {
  * The margin `volume` at `price` would hold, if the account can convert it, has the free margin,
  * and would not be stopped out at once by the position (its spread counted at the current quote).
  */
-function marginFor(core: Core, account: AccountState, sym: MarketSymbol, side: Side, volume: Centilots, price: Ticks): Cents | Reject {
+function marginFor(core: Core, account: AccountState, sym: Instrument, side: Side, volume: Centilots, price: Ticks): Cents | Reject {
   const routes = core.market.routesFor(sym, account.currency);
   const rate = routes.margin === null ? null : core.market.rate(routes.margin);
   // Closing converts profit from the quote currency: refuse now what could not be closed later.

@@ -3,7 +3,7 @@
 // below 0.01 lot is refused (never rounded up) and a size above the symbol's maximum is capped.
 import { decimalRatio, divFloor, mulExact, type Ratio } from './exact.js';
 import { formatMoney } from './format.js';
-import type { MarketSymbol } from './market.js';
+import type { Instrument } from './instruments.js';
 import { badRequest, invalidOrder } from './rejects.js';
 import type { Centilots, Cents, Reject, Sizing, Ticks } from './types.js';
 
@@ -13,7 +13,7 @@ const FINE_PER_CENTILOT = 100;
 export interface SizingInput {
   readonly rule: Sizing;
   readonly signalVolume: Centilots | null;
-  readonly sym: MarketSymbol;
+  readonly sym: Instrument;
   /** Fill price the risk is measured from. */
   readonly entry: Ticks;
   readonly sl: Ticks | null;

@@ -9,7 +9,7 @@
 // and only the margin shrinks.
 import type { AccountState } from './account.js';
 import { isReject, type Core } from './core.js';
-import type { Market } from './market.js';
+import type { Instruments } from './instruments.js';
 import { floatingCents } from './floating.js';
 import { floatingProfitCents, marginLevel } from './money.js';
 import { closePosition } from './positions.js';
@@ -36,7 +36,7 @@ export class MarginRules {
 }
 
 /** Symbols whose quotes move a position's profit in its account's currency: its own and its conversion pairs'. */
-function symbolsMoving(position: PositionRecord, currency: string, market: Market): string[] {
+function symbolsMoving(position: PositionRecord, currency: string, market: Instruments): string[] {
   const sym = market.symbol(position.symbol);
   if (sym === undefined) return [position.symbol];
   const names = [position.symbol];
@@ -48,7 +48,7 @@ function symbolsMoving(position: PositionRecord, currency: string, market: Marke
 export class Exposure {
   private readonly bySymbol = new Map<string, Map<AccountState, number>>();
 
-  constructor(private readonly market: Market) {}
+  constructor(private readonly market: Instruments) {}
 
   opened(account: AccountState, position: PositionRecord): void {
     for (const name of symbolsMoving(position, account.currency, this.market)) {

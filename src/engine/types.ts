@@ -5,10 +5,17 @@
 //   time      – Unix milliseconds, always passed in (the core never reads a clock)
 // Gateways convert to and from the decimal numbers of the wire formats at the edge.
 
-export type Centilots = number;
-export type Ticks = number;
-export type Cents = number;
-export type UnixMs = number;
+// Each unit is a number carrying its unit's name in the type only (nothing at run time): a plain
+// number (a literal, a sum, a wire value already converted) is taken as any unit, but a value typed
+// in one unit is refused where another is asked, so a price cannot be passed as a volume unless a
+// conversion the compiler sees (or a detour through `number`) makes it one. The mark is optional on
+// purpose: arithmetic on units gives plain numbers, and a required mark would put a cast on every
+// sum in the core and every literal in the tests.
+declare const unit: unique symbol;
+export type Centilots = number & { readonly [unit]?: 'centilots' };
+export type Ticks = number & { readonly [unit]?: 'ticks' };
+export type Cents = number & { readonly [unit]?: 'cents' };
+export type UnixMs = number & { readonly [unit]?: 'unixMs' };
 
 export type Side = 'buy' | 'sell';
 export type OrderType = 'market' | 'limit' | 'stop';
@@ -120,15 +127,25 @@ export type Sizing =
 // ---------------------------------------------------------------------------------------------
 // Commands: everything that changes a shard's state. `nowMs` travels beside the command.
 
-export interface PlaceOrder {
+/** A sizing rule the engine resolves against the account (webhook fan-out), with the signal's volume. */
+export interface PlaceSizing { readonly rule: Sizing; readonly signalVolume: Centilots | null }
+
+/**
+ * Either a volume or a sizing rule, never both and never neither. The two fields stay (journals and
+ * the cluster's stream hold commands in this shape); the union is told apart by `volume === null`.
+ */
+export type PlaceSize =
+  | { readonly volume: Centilots; readonly sizing: null }
+  | { readonly volume: null; readonly sizing: PlaceSizing };
+
+export type PlaceOrder = PlaceOrderTerms & PlaceSize;
+
+interface PlaceOrderTerms {
   readonly kind: 'place';
   readonly login: string;
   readonly symbol: string;
   readonly side: Side;
   readonly type: OrderType;
-  /** Either a volume or a sizing rule resolved against the account (webhook fan-out). */
-  readonly volume: Centilots | null;
-  readonly sizing: { readonly rule: Sizing; readonly signalVolume: Centilots | null } | null;
   readonly price: Ticks | null;
   readonly sl: Ticks | null;
   readonly tp: Ticks | null;

@@ -4,9 +4,9 @@
 // thread. A client that stops reading is conflated first (quotes wait while more than
 // BACKLOG_BYTES are unsent) and disconnected past MAX_UNSENT_BYTES.
 import type { TLSSocket } from 'node:tls';
-import { FixSession } from './session/session.js';
+import { FixSession, type SessionHost } from './session/session.js';
 import type { Transport } from './session/outbox.js';
-import type { SessionConfig, SessionHost, SessionLog } from './session/types.js';
+import type { SessionConfig, SessionLog } from './session/types.js';
 
 export const BACKLOG_BYTES = 256 * 1024;
 export const MAX_UNSENT_BYTES = 16 * 1024 * 1024;

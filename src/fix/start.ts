@@ -2,8 +2,12 @@
 // the data dir), the tick ring fed from the market, and the FIX worker thread with the shard rings
 // the pool made for it. Resolves once the listener is bound, with its port (port 0 = any free one).
 import { Worker } from 'node:worker_threads';
-import type { GatewayContext } from '../gateway/context.js';
-import { FixCounters } from '../gateway/metrics/fix-counters.js';
+import type { Logger } from '../base/log.js';
+import type { AppConfig } from '../config/types.js';
+import type { SymbolSpec } from '../engine/types.js';
+import type { Market } from '../market/market.js';
+import type { ShardPool } from '../shard/pool.js';
+import type { FixCounters } from './counters.js';
 import { TickForwarder } from './tick-ring.js';
 import { fixTls } from './tls-cert.js';
 import type { FixToMain, FixWorkerData, MainToFix } from './worker-data.js';
@@ -16,15 +20,22 @@ export interface FixGatewayHandle {
   close(): Promise<void>;
 }
 
-type FixContext = Pick<GatewayContext, 'config' | 'log' | 'symbols' | 'market' | 'pool' | 'metrics'>;
+/** What the main thread gives the FIX gateway; `counters` is the memory the FIX thread counts into. */
+export interface FixContext {
+  readonly config: AppConfig;
+  readonly log: Logger;
+  readonly symbols: ReadonlyMap<string, SymbolSpec>;
+  readonly market: Market;
+  readonly pool: ShardPool;
+  readonly counters: FixCounters;
+}
 
 export async function startFixGateway(ctx: FixContext, onFatal: (err: Error) => void): Promise<FixGatewayHandle> {
   const { config } = ctx;
   const tls = fixTls(config.data_dir, config.fix.tls, Date.now());
   const rings = ctx.pool.fixRings;
   const ticks = new TickForwarder(rings.doorbell);
-  const counters = new FixCounters();
-  ctx.metrics.readFix(counters);
+  const { counters } = ctx;
   const data: FixWorkerData = {
     fix: config.fix, dataDir: config.data_dir, durability: config.durability, logLevel: config.log.level,
     tls: { cert: tls.cert, key: tls.key }, symbols: [...ctx.symbols.values()],

@@ -9,6 +9,7 @@ import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { TlsFiles } from '../config/types.js';
+import type { UnixMs } from '../engine/types.js';
 
 const OID = {
   ecdsaWithSha256: '1.2.840.10045.4.3.2',
@@ -104,7 +105,7 @@ function pem(label: string, der: Buffer): string {
   return `-----BEGIN ${label}-----\n${lines.join('\n')}\n-----END ${label}-----\n`;
 }
 
-export function selfSignedCertificate(nowMs: number, names: CertificateNames = LOCAL_NAMES): PemPair {
+export function selfSignedCertificate(nowMs: UnixMs, names: CertificateNames = LOCAL_NAMES): PemPair {
   const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const serial = randomBytes(16);
   serial[0] = ((serial[0] ?? 0) & 0x7f) | 0x01;
@@ -148,7 +149,7 @@ export interface FixTls extends PemPair {
 }
 
 /** The configured certificate, else the one generated into the data dir (made on first use). */
-export function fixTls(dataDir: string, files: TlsFiles, nowMs: number): FixTls {
+export function fixTls(dataDir: string, files: TlsFiles, nowMs: UnixMs): FixTls {
   if (files.cert !== null && files.key !== null) {
     return { cert: fs.readFileSync(files.cert, 'utf8'), key: fs.readFileSync(files.key, 'utf8'), origin: 'config', certPath: files.cert };
   }

@@ -1,6 +1,7 @@
 // What the main thread hands the FIX worker at start (structured-cloned; SharedArrayBuffers shared),
 // and the messages between the two.
-import type { AppConfig, Durability, LogLevel } from '../config/types.js';
+import type { LogLevel } from '../base/log.js';
+import type { AppConfig, Durability } from '../config/types.js';
 import type { SymbolSpec } from '../engine/types.js';
 import type { RingChannel } from '../ring/index.js';
 

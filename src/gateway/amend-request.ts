@@ -2,7 +2,7 @@
 // absent keeps its value; `sl` or `tp` null removes it. Values are validated as POST /orders
 // validates them (prices to the symbol's digits, volume in 0.01-lot steps). A field the resource
 // does not have (volume of a position) is bad_request naming it; an unknown field too.
-import type { LevelEdit, SymbolSpec } from '../engine/types.js';
+import type { Centilots, LevelEdit, SymbolSpec, Ticks } from '../engine/types.js';
 import { ApiError } from './errors.js';
 import { priceTicks, volumeCentilots } from './order-request.js';
 
@@ -15,7 +15,7 @@ function present(body: Record<string, unknown>, field: string): boolean {
 
 function numberField(body: Record<string, unknown>, field: string): number {
   const v = body[field];
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new ApiError('bad_request', `${field} must be a number`, field);
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new ApiError('bad_request', `${field} must be a number`, { field });
   return v;
 }
 
@@ -27,17 +27,17 @@ function levelEdit(body: Record<string, unknown>, field: 'sl' | 'tp', symbol: Sy
 
 function onlyFields(body: Record<string, unknown>, allowed: readonly string[], what: string): void {
   for (const key of Object.keys(body)) {
-    if (!allowed.includes(key)) throw new ApiError('bad_request', `${what} cannot amend ${JSON.stringify(key)}; fields: ${allowed.join(', ')}`, key);
+    if (!allowed.includes(key)) throw new ApiError('bad_request', `${what} cannot amend ${JSON.stringify(key)}; fields: ${allowed.join(', ')}`, { field: key });
   }
-  if (!allowed.some((f) => present(body, f))) throw new ApiError('bad_request', `give at least one of ${allowed.join(', ')}`, allowed[0]);
+  if (!allowed.some((f) => present(body, f))) throw new ApiError('bad_request', `give at least one of ${allowed.join(', ')}`, { field: allowed[0] });
 }
 
-export interface OrderAmend { readonly price: number | null; readonly volume: number | null; readonly sl: LevelEdit; readonly tp: LevelEdit }
+export interface OrderAmend { readonly price: Ticks | null; readonly volume: Centilots | null; readonly sl: LevelEdit; readonly tp: LevelEdit }
 
 export function parseOrderAmend(body: Record<string, unknown>, symbol: SymbolSpec): OrderAmend {
   onlyFields(body, ORDER_FIELDS, 'an order amend');
   for (const field of ['price', 'volume'] as const) {
-    if (body[field] === null) throw new ApiError('bad_request', `${field} cannot be removed; leave it out to keep it`, field);
+    if (body[field] === null) throw new ApiError('bad_request', `${field} cannot be removed; leave it out to keep it`, { field });
   }
   return {
     price: present(body, 'price') ? priceTicks(numberField(body, 'price'), 'price', symbol) : null,

@@ -1,19 +1,19 @@
 // What every route module of the main thread is given: the service's parts, built once at start.
 import type { AppConfig } from '../config/types.js';
 import type { SymbolSpec } from '../engine/types.js';
-import type { Clock } from '../market/clock.js';
+import type { Clock } from '../base/clock.js';
 import type { Market } from '../market/market.js';
 import type { ShardPool } from '../shard/pool.js';
 import type { ReadModel } from '../shard/read-model.js';
 import type { ShardHistory } from '../shard/history.js';
 import type { SecretBox } from '../store/secret-box.js';
 import type { Store } from '../store/store.js';
-import type { Logger } from '../util/log.js';
+import type { Logger } from '../base/log.js';
 import type { Authenticator } from './auth/verify.js';
 import type { RestLimiter } from './limits/rest-limiter.js';
 import type { ServiceMetrics } from './metrics/service-metrics.js';
 import type { OrderLookup } from './orders/order-lookup.js';
-import type { Cidr } from '../util/ip.js';
+import type { Cidr } from '../base/ip.js';
 
 export interface GatewayContext {
   readonly config: AppConfig;

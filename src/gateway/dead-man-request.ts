@@ -3,7 +3,7 @@
 // Kraken take a few seconds to minutes; a bot re-arms it well before it runs out). The answer
 // says when it fires, in the server's clock.
 import type { AppConfig } from '../config/types.js';
-import type { ArmDeadMan, DeadManResult } from '../engine/types.js';
+import type { ArmDeadMan, DeadManResult, UnixMs } from '../engine/types.js';
 import { ApiError } from './errors.js';
 import { iso } from './wire.js';
 
@@ -11,13 +11,13 @@ export interface DeadManRequest { readonly timeoutMs: number; readonly closePosi
 
 export function parseDeadManRequest(body: Readonly<Record<string, unknown>>, range: AppConfig['dead_man']): DeadManRequest {
   const timeout = body['timeout_ms'];
-  if (timeout === undefined || timeout === null) throw new ApiError('bad_request', 'timeout_ms is required (0 disarms)', 'timeout_ms');
-  if (typeof timeout !== 'number' || !Number.isSafeInteger(timeout)) throw new ApiError('bad_request', 'timeout_ms must be an integer number of milliseconds', 'timeout_ms');
+  if (timeout === undefined || timeout === null) throw new ApiError('bad_request', 'timeout_ms is required (0 disarms)', { field: 'timeout_ms' });
+  if (typeof timeout !== 'number' || !Number.isSafeInteger(timeout)) throw new ApiError('bad_request', 'timeout_ms must be an integer number of milliseconds', { field: 'timeout_ms' });
   if (timeout !== 0 && (timeout < range.min_timeout_ms || timeout > range.max_timeout_ms)) {
-    throw new ApiError('bad_request', `timeout_ms must be 0 (disarm) or from ${range.min_timeout_ms} to ${range.max_timeout_ms}`, 'timeout_ms');
+    throw new ApiError('bad_request', `timeout_ms must be 0 (disarm) or from ${range.min_timeout_ms} to ${range.max_timeout_ms}`, { field: 'timeout_ms' });
   }
   const close = body['close_positions'];
-  if (close !== undefined && close !== null && typeof close !== 'boolean') throw new ApiError('bad_request', 'close_positions must be true or false', 'close_positions');
+  if (close !== undefined && close !== null && typeof close !== 'boolean') throw new ApiError('bad_request', 'close_positions must be true or false', { field: 'close_positions' });
   return { timeoutMs: timeout, closePositions: close === true };
 }
 
@@ -36,7 +36,7 @@ export interface DeadManJson {
   now_ms: number;
 }
 
-export function deadManJson(r: DeadManResult, nowMs: number): DeadManJson {
+export function deadManJson(r: DeadManResult, nowMs: UnixMs): DeadManJson {
   return {
     login: r.login, key_id: r.keyId, armed: r.armed !== null, close_positions: r.armed?.closePositions ?? false,
     deadline_ms: r.armed?.deadlineMs ?? null, deadline: r.armed === null ? null : iso(r.armed.deadlineMs), now_ms: nowMs,

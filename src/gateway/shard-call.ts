@@ -11,7 +11,7 @@ import { orderJson } from './wire.js';
 type ShardCaller = Pick<GatewayContext, 'pool' | 'symbols'>;
 
 export function busyError(): ApiError {
-  return new ApiError('rate_limited', 'the account\'s shard is saturated; retry shortly', undefined, undefined, [['retry-after', '1']]);
+  return new ApiError('rate_limited', 'the account\'s shard is saturated; retry shortly', { headers: [['retry-after', '1']] });
 }
 
 /** The command's result, or the ApiError its answer means. */
@@ -40,5 +40,5 @@ export async function callShard(ctx: ShardCaller, login: string, cmd: Command): 
 export function rejectError(symbols: ReadonlyMap<string, SymbolSpec>, r: Reject): ApiError {
   const symbol = r.order === undefined ? undefined : symbols.get(r.order.symbol);
   const extra = r.name === 'duplicate_client_id' && r.order !== undefined && symbol !== undefined ? { order: orderJson(r.order, symbol) } : undefined;
-  return new ApiError(r.name, r.message, r.field, extra);
+  return new ApiError(r.name, r.message, { field: r.field, extra });
 }

@@ -3,7 +3,7 @@
 // synchronously (the shard router, the WebSocket fan-out). Each symbol is priced by one source
 // (`prices.source`, or its entry in `prices.symbols`); pushes work for every symbol in every mode.
 import type { Quote } from '../engine/types.js';
-import type { Clock, Scheduler } from './clock.js';
+import type { Clock, Scheduler } from '../base/clock.js';
 import { PushSource, type PushInput, type PushResult } from './feeds/push.js';
 import { loadReplayFile } from './feeds/replay-file.js';
 import { ReplaySource, type ReplaySpeed } from './feeds/replay.js';

@@ -26,13 +26,18 @@ function scaleOf(digits: number): number {
   return scale;
 }
 
+/** value × 10^digits as an exact integer, or null (the argument above); the unit is the caller's. */
+function toScaled(value: number, digits: number): number | null {
+  const scale = scaleOf(digits);
+  const scaled = Math.round(value * scale);
+  if (scaled / scale !== value || scaled > MAX_EXACT_TICKS || scaled < -MAX_EXACT_TICKS) return null;
+  // Math.round(-0.2) is -0; the core compares with ===, where -0 is fine, but JSON and Object.is are not.
+  return scaled === 0 ? 0 : scaled;
+}
+
 /** The exact tick count of `value`, or null when it carries more than `digits` decimals or is not finite. */
 export function toTicks(value: number, digits: number): Ticks | null {
-  const scale = scaleOf(digits);
-  const ticks = Math.round(value * scale);
-  if (ticks / scale !== value || ticks > MAX_EXACT_TICKS || ticks < -MAX_EXACT_TICKS) return null;
-  // Math.round(-0.2) is -0; the core compares with ===, where -0 is fine, but JSON and Object.is are not.
-  return ticks === 0 ? 0 : ticks;
+  return toScaled(value, digits);
 }
 
 /** The decimal number of `ticks` (the double nearest to ticks × 10^-digits). */
@@ -41,11 +46,11 @@ export function fromTicks(ticks: Ticks, digits: number): number {
 }
 
 /**
- * Parses decimal text ("1.08510", "-3", "42.5") to ticks without going through a double, so text
- * with more decimals than `digits` is refused even where the double would hide it. Trailing zeros
- * past `digits` are accepted. No exponents, no spaces, no leading '+'.
+ * Parses decimal text ("1.08510", "-3", "42.5") to text × 10^digits without going through a double,
+ * so text with more decimals than `digits` is refused even where the double would hide it. Trailing
+ * zeros past `digits` are accepted. No exponents, no spaces, no leading '+'. The unit is the caller's.
  */
-export function parseTicks(text: string, digits: number): Ticks | null {
+function parseScaled(text: string, digits: number): number | null {
   const scale = scaleOf(digits);
   const m = DECIMAL.exec(text);
   if (!m) return null;
@@ -57,11 +62,22 @@ export function parseTicks(text: string, digits: number): Ticks | null {
   return m[1] === '-' && magnitude !== 0 ? -magnitude : magnitude;
 }
 
-/** Lots (0.01 steps) to centilots, exact or null. */
-export function lotsToCentilots(lots: number): Centilots | null {
-  return toTicks(lots, CENTILOT_DIGITS);
+/** Decimal price text to ticks, exact or null (parseScaled). */
+export function parseTicks(text: string, digits: number): Ticks | null {
+  return parseScaled(text, digits);
 }
 
+/** Decimal lots text ("0.5", "2") to centilots, exact or null (parseScaled with two digits). */
+export function parseLots(text: string): Centilots | null {
+  return parseScaled(text, CENTILOT_DIGITS);
+}
+
+/** Lots (0.01 steps) to centilots, exact or null. */
+export function lotsToCentilots(lots: number): Centilots | null {
+  return toScaled(lots, CENTILOT_DIGITS);
+}
+
+/** The decimal lots of `volume` (the double nearest to volume / 100, exact as fromTicks is). */
 export function centilotsToLots(volume: Centilots): number {
-  return fromTicks(volume, CENTILOT_DIGITS);
+  return volume / scaleOf(CENTILOT_DIGITS);
 }

@@ -4,7 +4,7 @@
 // Atomics.waitAsync (Inbox), and delivers a large batch in slices between socket turns.
 import { Worker } from 'node:worker_threads';
 import { createDoorbell, createRing, eventLoopTurn, Inbox, type RingChannel } from '../ring/index.js';
-import type { Logger } from '../util/log.js';
+import type { Logger } from '../base/log.js';
 import { ShardCalls } from './calls.js';
 import { ShardClient } from './client.js';
 import type { JournalHealth, ShardSignal } from './protocol.js';

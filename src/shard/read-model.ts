@@ -2,7 +2,7 @@
 // the shards' event batches, so reads (GET /accounts, /positions, stream snapshots) never cross a
 // thread. Floating profit is computed on read from the quote board with the engine's own pure
 // functions, so it is "updated on every tick" without any message per tick.
-import { Market } from '../engine/market.js';
+import { Instruments } from '../engine/instruments.js';
 import { accountMetrics, floatingProfitCents } from '../engine/money.js';
 import type { AccountMetrics, AccountRecord, Cents, EngineEvent, OrderRecord, PositionRecord, Quote, SymbolSpec } from '../engine/types.js';
 import type { AccountDbs } from '../store/store.js';
@@ -14,10 +14,10 @@ export class ReadModel implements ShardListener {
   private readonly positions = new Map<string, Map<number, PositionRecord>>();
   private readonly pending = new Map<string, Map<string, OrderRecord>>();
   /** The engine's own quote table and conversion routes, fed with every tick. */
-  private readonly market: Market;
+  private readonly market: Instruments;
 
   constructor(symbols: readonly SymbolSpec[]) {
-    this.market = new Market(symbols);
+    this.market = new Instruments(symbols);
   }
 
   onQuote(quote: Quote): void { this.market.setQuote(quote); }

@@ -2,7 +2,7 @@
 import { parentPort } from 'node:worker_threads';
 import type { Inbox } from '../ring/index.js';
 import type { ShardStore } from '../store/store.js';
-import type { Logger } from '../util/log.js';
+import type { Logger } from '../base/log.js';
 import type { ShardSignal } from './protocol.js';
 
 export const signalMain = (s: ShardSignal): void => parentPort!.postMessage(s);

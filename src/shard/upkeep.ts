@@ -3,11 +3,12 @@
 // pruning, and the journal's health as the main thread should see it. Shared by the single-process shard and the
 // cluster shard (src/cluster), whose engine and checkpoint are rebuilt when it changes role.
 import type { Engine } from '../engine/engine.js';
+import type { UnixMs } from '../engine/types.js';
 import { eventLoopTurn } from '../ring/idle.js';
 import type { CheckpointWriter } from '../store/checkpoint.js';
 import { pruneHistory } from '../store/retention.js';
 import type { ShardStore } from '../store/store.js';
-import type { Logger } from '../util/log.js';
+import type { Logger } from '../base/log.js';
 import type { JournalHealth, ShardOutbound } from './protocol.js';
 
 const PRUNE_EVERY_MS = 3600_000;
@@ -62,7 +63,7 @@ export class ShardUpkeep {
   }
 
   /** Starts what is due; true when it started something. */
-  run(nowMs: number, target: UpkeepTarget): boolean {
+  run(nowMs: UnixMs, target: UpkeepTarget): boolean {
     const { checkpoint, engine } = target;
     const { opts } = this;
     let started = false;

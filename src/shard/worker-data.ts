@@ -1,5 +1,6 @@
 // What the main thread hands a shard worker at start (structured-cloned; SharedArrayBuffers shared).
-import type { AppConfig, Durability, LogLevel, ShardIdle } from '../config/types.js';
+import type { LogLevel } from '../base/log.js';
+import type { AppConfig, Durability, ShardIdle } from '../config/types.js';
 import type { MarginPolicy, SymbolSpec } from '../engine/types.js';
 import type { RingChannel } from '../ring/index.js';
 

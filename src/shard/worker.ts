@@ -11,7 +11,7 @@ import { crashNow, FaultyJournalIo, parseFaults } from '../store/faults.js';
 import { FsJournalIo, type JournalIo } from '../store/journal/io.js';
 import { JournalWriter } from '../store/journal/writer.js';
 import { openShardStore } from '../store/store.js';
-import { createLogger } from '../util/log.js';
+import { createLogger } from '../base/log.js';
 import { QuoteBoard } from '../market/quote-board.js';
 import { FAULTS_VARIABLE } from '../config/env.js';
 import { ShardCore, PEERS, MAIN, type Inbound, type Peer } from './core.js';

@@ -1,11 +1,9 @@
 // Loads what a shard's checkpoint holds: the durable state the engine starts from before the
 // journal after it is replayed. Resharding (reshard.ts) has already moved every account to the
 // environment of the shard it hashes to.
+import { RECENT_ORDERS_PER_ACCOUNT } from '../engine/recent.js';
 import type { AccountRecord, DeadManRecord, OrderRecord, PositionRecord, UnixMs } from '../engine/types.js';
 import { loginRange, type ShardMeta, type ShardStore } from './store.js';
-
-/** Settled orders kept per account for repeated client ids and cancels of filled orders. */
-export const RECENT_ORDERS_PER_ACCOUNT = 16;
 
 export interface ShardState {
   readonly meta: ShardMeta;

@@ -6,7 +6,7 @@
 import type { FixtureKey, FixtureSizing, FixtureSymbol, FixtureUser, FixtureWebhook, Fixture } from '../config/types.js';
 import type { Sizing, SymbolSpec, UnixMs } from '../engine/types.js';
 import { lotsToCentilots } from '../market/ticks.js';
-import { hashPassword, verifyPassword } from '../util/password.js';
+import { hashPassword, verifyPassword } from '../base/password.js';
 import { KEYS, USERS, WEBHOOKS } from './records.js';
 import type { SecretBox } from './secret-box.js';
 import { SYMBOLS, type Store } from './store.js';

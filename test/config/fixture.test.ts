@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/errors.js';
 import { validateFixture } from '../../src/config/fixture.js';
-import { FX_SESSION } from '../../src/market/session.js';
+import { FX_SESSION } from '../../src/engine/market-session.js';
 import { defaultsRaw, withValue, type Raw } from './helpers.js';
 
 const demoSeed = (): Raw => defaultsRaw().seed as Raw;

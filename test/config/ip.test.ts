@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ipMatches, parseCidr, parseIp, type Cidr } from '../../src/util/ip.js';
+import { ipMatches, parseCidr, parseIp, type Cidr } from '../../src/base/ip.js';
 
 const cidrs = (...texts: string[]): Cidr[] => texts.map((t) => {
   const c = parseCidr(t);

@@ -12,7 +12,7 @@ import { EquityHistory } from '../../src/console/equity/equity-history.js';
 import { KeyTally } from '../../src/console/key-series/tally.js';
 import { chartTables } from '../../src/console/tables.js';
 import { openStore } from '../../src/store/store.js';
-import { createLogger } from '../../src/util/log.js';
+import { createLogger } from '../../src/base/log.js';
 import { operator } from '../rest/support/client.js';
 import { DEFAULT_SHARDS, startServer, tempDir } from '../support/server.js';
 import { DESKTOP, launch, openPage, PHONE } from './support/browser.js';

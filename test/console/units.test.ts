@@ -6,7 +6,7 @@ import type { AccountRecord } from '../../src/engine/types.js';
 import { addMonthsUtc, advisoriesOf } from '../../src/console/key-view.js';
 import { isProOrEcn, mayUsePremiumRate, readNewKey } from '../../src/console/key-create.js';
 import { IpThrottle, Lockout, LOCKOUT_MS } from '../../src/console/lockout.js';
-import { authenticate, checkSameOrigin, cookieValues, type GuardHeaders } from '../../src/console/request-guard.js';
+import { authenticateConsoleCall, checkSameOrigin, cookieValues, type GuardHeaders } from '../../src/console/request-guard.js';
 import { SessionStore, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../src/console/sessions.js';
 import { summary } from '../../src/console/audit-log.js';
 import { TotpGuard, totpRefusal } from '../../src/console/totp-guard.js';
@@ -149,12 +149,12 @@ describe('request guard', () => {
     const sessions = new SessionStore(new FakeClock(T0));
     const s = sessions.create('alice', '127.0.0.1');
     const token = 'operator-token-0123456789';
-    expect(authenticate('member', headers({ authorization: `Bearer ${token}` }), token, sessions)).toEqual({ kind: 'operator' });
-    expect(() => authenticate('member', headers({ authorization: 'Bearer nope', cookie: `tas_session=${s.id}` }), token, sessions)).toThrow(/operator token wrong/);
-    expect(authenticate('member', headers({ cookie: `tas_session=${s.id}` }), token, sessions)).toMatchObject({ kind: 'user', user: 'alice' });
-    expect(() => authenticate('operator', headers({ cookie: `tas_session=${s.id}` }), token, sessions)).toThrow(/operator only/);
-    expect(() => authenticate('member', headers(), token, sessions)).toThrow(/log in first/);
-    expect(authenticate('public', headers(), token, sessions)).toEqual({ kind: 'anonymous' });
+    expect(authenticateConsoleCall('member', headers({ authorization: `Bearer ${token}` }), token, sessions)).toEqual({ kind: 'operator' });
+    expect(() => authenticateConsoleCall('member', headers({ authorization: 'Bearer nope', cookie: `tas_session=${s.id}` }), token, sessions)).toThrow(/operator token wrong/);
+    expect(authenticateConsoleCall('member', headers({ cookie: `tas_session=${s.id}` }), token, sessions)).toMatchObject({ kind: 'user', user: 'alice' });
+    expect(() => authenticateConsoleCall('operator', headers({ cookie: `tas_session=${s.id}` }), token, sessions)).toThrow(/operator only/);
+    expect(() => authenticateConsoleCall('member', headers(), token, sessions)).toThrow(/log in first/);
+    expect(authenticateConsoleCall('public', headers(), token, sessions)).toEqual({ kind: 'anonymous' });
     sessions.close();
   });
 

@@ -51,19 +51,26 @@ export function engine(over: Partial<EngineInit> = {}): Engine {
   return new Engine(init(over));
 }
 
-export function place(login: string, symbol: string, side: Side, volume: Centilots | null, over: Partial<PlaceOrder> = {}): PlaceOrder {
+/** A PlaceOrder's terms besides its size (a volume or a sizing rule). */
+type PlaceTerms = Omit<PlaceOrder, 'volume' | 'sizing'>;
+
+function terms(login: string, symbol: string, side: Side, over: Partial<PlaceTerms>): PlaceTerms {
   return {
-    kind: 'place', login, symbol, side, type: 'market', volume, sizing: null, price: null, sl: null, tp: null,
+    kind: 'place', login, symbol, side, type: 'market', price: null, sl: null, tp: null,
     clientId: null, source: 'api', keyId: 'key1', webhookId: null, ...over,
   };
 }
 
-export function pending(login: string, symbol: string, side: Side, type: 'limit' | 'stop', price: Ticks, volume: Centilots, over: Partial<PlaceOrder> = {}): PlaceOrder {
+export function place(login: string, symbol: string, side: Side, volume: Centilots, over: Partial<PlaceTerms> = {}): PlaceOrder {
+  return { ...terms(login, symbol, side, over), volume, sizing: null };
+}
+
+export function pending(login: string, symbol: string, side: Side, type: 'limit' | 'stop', price: Ticks, volume: Centilots, over: Partial<PlaceTerms> = {}): PlaceOrder {
   return place(login, symbol, side, volume, { type, price, ...over });
 }
 
-export function sized(login: string, symbol: string, side: Side, rule: Sizing, signalVolume: Centilots | null, over: Partial<PlaceOrder> = {}): PlaceOrder {
-  return place(login, symbol, side, null, { sizing: { rule, signalVolume }, source: 'webhook', keyId: null, webhookId: 'wh1', ...over });
+export function sized(login: string, symbol: string, side: Side, rule: Sizing, signalVolume: Centilots | null, over: Partial<PlaceTerms> = {}): PlaceOrder {
+  return { ...terms(login, symbol, side, { source: 'webhook', keyId: null, webhookId: 'wh1', ...over }), volume: null, sizing: { rule, signalVolume } };
 }
 
 export function close(login: string, ticket: number, volume: Centilots | null = null, source: Source = 'api'): Command {

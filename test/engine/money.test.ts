@@ -1,12 +1,12 @@
 // Profit, margin and account figures, with every expected number worked out by hand in the comments.
 import { describe, expect, it } from 'vitest';
-import { Market } from '../../src/engine/market.js';
+import { Instruments } from '../../src/engine/instruments.js';
 import { accountMetrics, floatingProfitCents, marginLevel } from '../../src/engine/money.js';
 import type { PositionRecord } from '../../src/engine/types.js';
 import { close, engine, ok, place, QUOTES, rejected, SYMBOLS, tick, WED_NOON } from './fixtures.js';
 
-function market(): Market {
-  const m = new Market(SYMBOLS);
+function market(): Instruments {
+  const m = new Instruments(SYMBOLS);
   for (const q of QUOTES) m.setQuote(q);
   return m;
 }
@@ -113,7 +113,7 @@ describe('pure functions for the read model', () => {
     expect(floatingProfitCents(position({}), m, 'USD')).toBe(-1_000);
     expect(floatingProfitCents(position({ symbol: 'USDJPY', openPrice: 150_020 }), m, 'EUR')).toBe(-1_229);
     expect(floatingProfitCents(position({ side: 'sell', openPrice: 108_600 }), m, 'USD')).toBe(9_000);
-    const empty = new Market(SYMBOLS);
+    const empty = new Instruments(SYMBOLS);
     expect(floatingProfitCents(position({}), empty, 'USD')).toBeNull();
     expect(floatingProfitCents(position({ symbol: 'CHFSEK', openPrice: 120_100 }), m, 'USD')).toBeNull();
   });

@@ -4,11 +4,11 @@
 // the state is the same after a restart; a crash between the journal entry and the shards is
 // finished at start-up; reset needs a fresh TOTP code; the account flag acts on one account.
 import { openStore } from '../../src/store/store.js';
-import { KILL_SWITCH } from '../../src/killswitch/kill-store.js';
+import { KILL_SWITCH } from '../../src/gateway/killswitch/kill-store.js';
 import { WEBHOOKS } from '../../src/store/records.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { shardOf } from '../../src/shard/protocol.js';
-import { base32Decode, hotp, TOTP_STEP_MS } from '../../src/util/totp.js';
+import { base32Decode, hotp, TOTP_STEP_MS } from '../../src/base/totp.js';
 import { operator, RestClient, send, type Answer, type Credentials } from '../rest/support/client.js';
 import { DEFAULT_SHARDS as SHARDS, startServer, tempDir, type RunningServer } from '../support/server.js';
 

@@ -1,6 +1,6 @@
 // RFC 6238 TOTP with the RFC's own SHA-1 test vectors (6-digit codes are the last six digits).
 import { describe, expect, it } from 'vitest';
-import { acceptedStep, base32Decode, hotp, TOTP_STEP_MS } from '../../src/util/totp.js';
+import { acceptedStep, base32Decode, hotp, TOTP_STEP_MS } from '../../src/base/totp.js';
 
 // "12345678901234567890" in base32.
 const RFC_SECRET = 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileSession, FX_SESSION, isSessionOpen, minuteOfWeek, parseOffset, SessionSpecError } from '../../src/market/session.js';
+import { compileSession, FX_SESSION, isSessionOpen, minuteOfWeek, parseOffset, SessionSpecError } from '../../src/engine/market-session.js';
 
 const MINUTE = 60_000;
 const utc = (iso: string): number => Date.parse(`${iso}Z`);

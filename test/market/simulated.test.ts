@@ -4,7 +4,7 @@ import type { Quote } from '../../src/engine/types.js';
 import { SimulatedSource, stepQuote } from '../../src/market/feeds/simulated.js';
 import type { MarketSymbol } from '../../src/market/market-symbol.js';
 import { Xoshiro128 } from '../../src/market/prng.js';
-import { FX_SESSION } from '../../src/market/session.js';
+import { FX_SESSION } from '../../src/engine/market-session.js';
 import { RecordingSink } from './support/recording-sink.js';
 import { VirtualTime } from './support/virtual-time.js';
 

@@ -1,7 +1,7 @@
 // Token-bucket arithmetic with an injected clock: exact refill, burst, the three header values and
 // Retry-After, per key, per account and per address.
 import { describe, expect, it } from 'vitest';
-import { TokenBucket } from '../../src/gateway/limits/token-bucket.js';
+import { TokenBucket } from '../../src/base/token-bucket.js';
 import { RestLimiter, REST_LIMITS } from '../../src/gateway/limits/rest-limiter.js';
 
 const T0 = 1_700_000_000_000;

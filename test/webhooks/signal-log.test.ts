@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SIGNAL_LOG_RETAINED, SignalLog, signalIdOf, type SignalLogEntry } from '../../src/gateway/webhooks/signal-log.js';
 import { openStore, type Store } from '../../src/store/store.js';
-import { createLogger } from '../../src/util/log.js';
+import { createLogger } from '../../src/base/log.js';
 
 const dirs: string[] = [];
 const stores: Store[] = [];

@@ -8,7 +8,7 @@
 import type { Cents, UnixMs } from '../../engine/types.js';
 import { ApiError } from '../../gateway/errors.js';
 import type { Query } from '../../gateway/rest/query.js';
-import type { Logger } from '../../util/log.js';
+import type { Logger } from '../../base/log.js';
 import { putInChunks, pruneOlder, type ChartTables } from '../tables.js';
 import { bucketStarts, timeWindow, type TimeWindow } from '../time-window.js';
 
@@ -58,9 +58,9 @@ export class EquityHistory {
   window(q: Query, nowMs: UnixMs): TimeWindow {
     const absolute = q.has('from') || q.has('to');
     const range = q.get('range') ?? (absolute ? undefined : '1d');
-    if (range !== undefined && absolute) throw new ApiError('bad_request', 'give range or from/to, not both', 'range');
+    if (range !== undefined && absolute) throw new ApiError('bad_request', 'give range or from/to, not both', { field: 'range' });
     const spanMs = range === undefined ? null : RANGES_MS[range];
-    if (spanMs === undefined) throw new ApiError('bad_request', `range must be one of ${Object.keys(RANGES_MS).join(', ')}`, 'range');
+    if (spanMs === undefined) throw new ApiError('bad_request', `range must be one of ${Object.keys(RANGES_MS).join(', ')}`, { field: 'range' });
     const wide = timeWindow(q, nowMs, spanMs ?? EQUITY_KEEP_MS, EQUITY_STEP_MS);
     return timeWindow(q, nowMs, spanMs ?? EQUITY_KEEP_MS, equityStepMs(wide.toMs - wide.fromMs));
   }

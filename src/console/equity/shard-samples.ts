@@ -2,7 +2,7 @@
 // account it owns, computed in the shard at its own prices (src/shard/worker.ts); they are stored
 // here, in order, and the rows past the 30 days kept are swept once an hour.
 import type { ShardClient } from '../../shard/client.js';
-import type { Logger } from '../../util/log.js';
+import type { Logger } from '../../base/log.js';
 import type { EquityHistory } from './equity-history.js';
 
 const SWEEP_EVERY_MS = 3600_000;

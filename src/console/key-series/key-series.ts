@@ -6,8 +6,8 @@
 // open ones from memory, so a chart shows a request within its poll. Statistics are reports: a
 // crash loses the open buckets; a clean stop writes them (a bucket spanning a restart is merged).
 import type { UnixMs } from '../../engine/types.js';
-import type { CancelTimer, Clock, Scheduler } from '../../market/clock.js';
-import type { Logger } from '../../util/log.js';
+import type { CancelTimer, Clock, Scheduler } from '../../base/clock.js';
+import type { Logger } from '../../base/log.js';
 import { putInChunks, pruneOlder, type ChartTables } from '../tables.js';
 import type { TimeWindow } from '../time-window.js';
 import { KeyTally, mergeRows, type SeriesRow } from './tally.js';

@@ -12,7 +12,7 @@ import { seriesJson } from './series-json.js';
 function stepOf(text: string | undefined): SeriesStep {
   if (text === undefined) return '10s';
   if (text === '10s' || text === '1m') return text;
-  throw new ApiError('bad_request', 'step must be 10s (the last hour) or 1m (the last day)', 'step');
+  throw new ApiError('bad_request', 'step must be 10s (the last hour) or 1m (the last day)', { field: 'step' });
 }
 
 export function registerSeriesRoutes(router: ConsoleRouter, series: KeySeries): void {

@@ -11,14 +11,14 @@ import type { FixHeader } from '../codec/inbound/header.js';
 import type { FixReader } from '../codec/reader.js';
 import { ExecType, MsgType } from '../dictionary.js';
 import type { KeyScope } from '../../config/types.js';
-import type { OrderEvent, PositionEvent } from '../../engine/types.js';
+import type { OrderEvent, PositionEvent, UnixMs } from '../../engine/types.js';
 import type { FixSession } from '../session/session.js';
 import type { SessionApp } from '../session/types.js';
 import { onOrderCancelReplaceRequest, onOrderCancelRequest } from './cancel-replace.js';
 import { RATE_LIMITED_TEXT, sendBusinessReject, sendReport, type Desk } from './desk.js';
 import { type ExecIds, execTypeOf, orderReport, positionCloseReport } from './execution.js';
 import type { AccountLogon } from './logon-check.js';
-import { MarketDataDesk, type QuoteFanout } from './market-data.js';
+import { MarketDataDesk, type MarketDataFanout } from './market-data.js';
 import { onOrderMassCancelRequest } from './mass-cancel.js';
 import { onNewOrderSingle } from './new-order.js';
 import { onOrderStatusRequest } from './order-status.js';
@@ -34,9 +34,9 @@ const DISCONNECT_RETRIES = 2000;
 export interface SharedDesks {
   readonly deps: AppDeps;
   readonly execIds: ExecIds;
-  readonly fanout: QuoteFanout;
+  readonly fanout: MarketDataFanout;
   readonly profits: ProfitBook;
-  nowMs(): number;
+  nowMs(): UnixMs;
 }
 
 export class AccountSession implements SessionApp, Desk {
@@ -69,7 +69,7 @@ export class AccountSession implements SessionApp, Desk {
     shared.deps.shards.query(this.login, (snapshot) => { for (const o of snapshot?.pendingOrders ?? []) this.tracker.see(o); });
   }
 
-  nowMs(): number {
+  nowMs(): UnixMs {
     return this.shared.nowMs();
   }
 

@@ -7,7 +7,7 @@ import {
   BusinessRejectReason, type CxlRejReasonValue, type CxlRejResponseToValue, type ExecTypeValue, MsgType, OrdStatus, type OrdStatusValue,
 } from '../dictionary.js';
 import type { KeyScope } from '../../config/types.js';
-import type { OrderEvent, OrderRecord, Reject } from '../../engine/types.js';
+import type { OrderEvent, OrderRecord, Reject, UnixMs } from '../../engine/types.js';
 import type { FixSession } from '../session/session.js';
 import { ORD_STATUS_OF, orderReport, type ExecIds } from './execution.js';
 import type { OrderTracker } from './order-tracker.js';
@@ -24,7 +24,7 @@ export interface Desk {
   readonly deps: AppDeps;
   readonly tracker: OrderTracker;
   readonly execIds: ExecIds;
-  nowMs(): number;
+  nowMs(): UnixMs;
 }
 
 export function sendReport(desk: Desk, fields: ExecutionReportFields): void {

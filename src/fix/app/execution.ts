@@ -9,7 +9,7 @@ import {
   ExecType, type ExecTypeValue, OrdStatus, type OrdStatusValue, OrdType, type OrdTypeValue, type OrdRejReasonValue, Side,
   type SideValue, TimeInForce,
 } from '../dictionary.js';
-import type { OrderRecord, OrderStatus, OrderType, PositionEvent, Side as EngineSide } from '../../engine/types.js';
+import type { OrderRecord, OrderStatus, OrderType, PositionEvent, Side as EngineSide, UnixMs } from '../../engine/types.js';
 import type { FixSymbol } from './ports.js';
 import { ZERO, moneyOf, priceOf, unitsOf, decimalText } from './units.js';
 
@@ -88,7 +88,7 @@ export function orderReport(
 
 /** 8 Rejected for a NewOrderSingle that never became an order: its own fields echoed. */
 export function rejectedOrderReport(
-  m: NewOrderSingle, login: string, execId: string, reason: OrdRejReasonValue, text: string, nowMs: number,
+  m: NewOrderSingle, login: string, execId: string, reason: OrdRejReasonValue, text: string, nowMs: UnixMs,
 ): ExecutionReportFields {
   return {
     orderId: 'NONE', clOrdId: m.clOrdId, origClOrdId: null, ordStatusReqId: null, execId, execType: ExecType.Rejected, ordStatus: OrdStatus.Rejected,

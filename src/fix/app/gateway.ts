@@ -2,14 +2,14 @@
 // registry of logged-on accounts with their event subscriptions at the shards, unsolicited events
 // and ticks routed to their sessions, key re-checks while logged on, and flushing: every session
 // that encoded something in a turn writes it in one socket write at the end of that turn.
-import type { OrderEvent, PositionEvent, Quote } from '../../engine/types.js';
+import type { OrderEvent, PositionEvent, Quote, UnixMs } from '../../engine/types.js';
 import { keyStatus } from '../../store/records.js';
-import type { FixSession } from '../session/session.js';
-import type { LogonRequest, LogonVerdict, SessionCounters, SessionHost, SessionLog } from '../session/types.js';
+import type { FixSession, SessionHost } from '../session/session.js';
+import type { LogonRequest, LogonVerdict, SessionCounters, SessionLog } from '../session/types.js';
 import { AccountSession } from './account-session.js';
 import { ExecIds } from './execution.js';
 import { checkAccountLogon } from './logon-check.js';
-import { QuoteFanout } from './market-data.js';
+import { MarketDataFanout } from './market-data.js';
 import type { AppDeps } from './ports.js';
 import { ProfitBook } from './positions.js';
 
@@ -22,7 +22,7 @@ export interface EventSink {
 export class FixGateway implements SessionHost, EventSink {
   private readonly accounts = new Map<string, AccountSession>();
   private readonly dirty = new Set<FixSession>();
-  private readonly fanout = new QuoteFanout();
+  private readonly fanout = new MarketDataFanout();
   private readonly execIds: ExecIds;
   private readonly profits: ProfitBook;
 
@@ -31,7 +31,7 @@ export class FixGateway implements SessionHost, EventSink {
     this.profits = new ProfitBook(deps);
   }
 
-  nowMs(): number {
+  nowMs(): UnixMs {
     return this.clock();
   }
 

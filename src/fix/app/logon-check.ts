@@ -6,9 +6,9 @@
 // except that an unknown key and a wrong secret read the same.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { KeyScope } from '../../config/types.js';
-import { isSessionOpen } from '../../market/session.js';
+import { isSessionOpen } from '../../engine/market-session.js';
 import { keyStatus } from '../../store/records.js';
-import { ipMatches, parseCidr, type Cidr } from '../../util/ip.js';
+import { ipMatches, parseCidr, type Cidr } from '../../base/ip.js';
 import type { LogonRequest } from '../session/types.js';
 import type { AppDeps } from './ports.js';
 

@@ -22,7 +22,7 @@ interface Subscription {
 }
 
 /** Which desks want which symbol's ticks (one per thread). */
-export class QuoteFanout {
+export class MarketDataFanout {
   private readonly bySymbol = new Map<string, Set<MarketDataDesk>>();
 
   add(symbol: string, desk: MarketDataDesk): void {
@@ -50,7 +50,7 @@ export class MarketDataDesk {
   /** Symbols with a tick not sent while the connection was backed up. */
   private readonly stale = new Set<string>();
 
-  constructor(private readonly session: FixSession, private readonly deps: Pick<AppDeps, 'symbols' | 'quotes'>, private readonly fanout: QuoteFanout) {}
+  constructor(private readonly session: FixSession, private readonly deps: Pick<AppDeps, 'symbols' | 'quotes'>, private readonly fanout: MarketDataFanout) {}
 
   onRequest(r: FixReader): void {
     const m = readMarketDataRequest(r);

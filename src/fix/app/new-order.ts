@@ -7,20 +7,21 @@ import { type NewOrderSingle, readNewOrderSingle } from '../codec/inbound/orders
 import { FixProblem } from '../codec/problem.js';
 import type { FixReader } from '../codec/reader.js';
 import { OrdRejReason, type OrdRejReasonValue, OrdType, Side, TimeInForce } from '../dictionary.js';
+import { MAX_CLIENT_ID_CHARS } from '../../engine/checks.js';
 import type { OrderEvent, OrderType, PlaceOrder, Reject, Side as EngineSide } from '../../engine/types.js';
-import { MAX_CLIENT_ID } from '../../gateway/order-request.js';
 import type { Answer } from '../../shard/protocol.js';
 import { RATE_LIMITED_TEXT, busyText, lacksScope, rejectText, reportAccepted, sendReport, symbolOf, type Desk } from './desk.js';
 import { execTypeOf, rejectedOrderReport } from './execution.js';
 import { centilotsOf, decimalText, ticksOf } from './units.js';
 
-type Refusal = { readonly reason: OrdRejReasonValue; readonly text: string };
+/** Why a D is refused before any shard is asked; `kind` tells it from the PlaceOrder it could have been. */
+type Refusal = { readonly kind: 'refusal'; readonly reason: OrdRejReasonValue; readonly text: string };
 
 const SIDES: Readonly<Record<string, EngineSide>> = { [Side.Buy]: 'buy', [Side.Sell]: 'sell' };
 const TYPES: Readonly<Record<string, OrderType>> = { [OrdType.Market]: 'market', [OrdType.Limit]: 'limit', [OrdType.Stop]: 'stop' };
 
 function refusal(reason: OrdRejReasonValue, text: string): Refusal {
-  return { reason, text };
+  return { kind: 'refusal', reason, text };
 }
 
 /** The engine's reject as OrdRejReason (103). */
@@ -42,7 +43,7 @@ function placeCommand(desk: Desk, m: NewOrderSingle): PlaceOrder | Refusal {
   }
   const forbidden = lacksScope(desk, 'trade');
   if (forbidden !== null) return refusal(OrdRejReason.Other, forbidden);
-  if (m.clOrdId.length > MAX_CLIENT_ID) return refusal(OrdRejReason.Other, `ClOrdID (11) is longer than ${MAX_CLIENT_ID} characters`);
+  if (m.clOrdId.length > MAX_CLIENT_ID_CHARS) return refusal(OrdRejReason.Other, `ClOrdID (11) is longer than ${MAX_CLIENT_ID_CHARS} characters`);
   if (desk.tracker.used(m.clOrdId)) return refusal(OrdRejReason.DuplicateOrder, `duplicate_client_id: ClOrdID (11) ${m.clOrdId} was already used on this session`);
   const sym = symbolOf(desk, m.symbol);
   if (sym === undefined) return refusal(OrdRejReason.UnknownSymbol, `unknown symbol ${m.symbol}`);
@@ -108,7 +109,7 @@ export function onNewOrderSingle(desk: Desk, r: FixReader, throttled: boolean): 
     return;
   }
   const cmd = placeCommand(desk, m);
-  if (!('kind' in cmd)) {
+  if (cmd.kind === 'refusal') {
     refuse(desk, m, cmd);
     return;
   }

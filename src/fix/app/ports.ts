@@ -4,7 +4,7 @@
 import type { AccountSnapshot, Command, OrderEvent, OrderRecord, Quote, SymbolSpec } from '../../engine/types.js';
 import type { Answer, OrderRef } from '../../shard/protocol.js';
 import type { KeyRecord } from '../../store/records.js';
-import type { CompiledSession } from '../../market/session.js';
+import type { CompiledSession } from '../../engine/market-session.js';
 import type { FixDecimal } from '../codec/decimal.js';
 
 /**

@@ -20,7 +20,7 @@ import {
   AccountType, MsgType, PartyIDSource, PartyRole, PosAmtType, PosReqResult, type PosReqResultValue, PosReqStatus,
   type PosReqStatusValue, PosReqType, PosType, SettlPriceType, SubscriptionRequestType, type SubscriptionRequestTypeValue,
 } from '../dictionary.js';
-import { Market } from '../../engine/market.js';
+import { Instruments } from '../../engine/instruments.js';
 import { floatingProfitCents } from '../../engine/money.js';
 import type { AccountSnapshot, PositionEvent, PositionRecord } from '../../engine/types.js';
 import { busyText, lacksScope, type Desk } from './desk.js';
@@ -29,10 +29,10 @@ import { moneyOf, priceOf, unitsOf, ZERO } from './units.js';
 
 /** Floating profit with the engine's own functions over the board's latest quotes. */
 export class ProfitBook {
-  private readonly market: Market;
+  private readonly market: Instruments;
 
   constructor(private readonly deps: Pick<AppDeps, 'symbols' | 'quotes'>) {
-    this.market = new Market([...deps.symbols.values()].map((s) => s.spec));
+    this.market = new Instruments([...deps.symbols.values()].map((s) => s.spec));
   }
 
   /** Account cents; 0 while a quote needed for it is missing. */

@@ -8,6 +8,7 @@ import type { SessionRejectFields } from '../codec/outbound/session.js';
 import { rejectText, sessionReject } from '../codec/problem.js';
 import { MsgType, SessionRejectReason, Tag } from '../dictionary.js';
 import { type SessionRules, sendingTimeSkewText } from './logon-rules.js';
+import type { UnixMs } from '../../engine/types.js';
 
 export interface HeaderFault {
   readonly reject: SessionRejectFields;
@@ -15,7 +16,7 @@ export interface HeaderFault {
   readonly logout: string | null;
 }
 
-export function headerFault(h: FixHeader, clientCompId: string, rules: SessionRules, nowMs: number): HeaderFault | null {
+export function headerFault(h: FixHeader, clientCompId: string, rules: SessionRules, nowMs: UnixMs): HeaderFault | null {
   const base = { refSeqNum: h.msgSeqNum, refMsgType: h.msgType };
   const skew = sendingTimeSkewText(h, rules, nowMs);
   if (skew !== null) {

@@ -4,6 +4,7 @@
 // waits a bounded time for the client's. Pure: time comes in as Unix ms, so the conformance tests
 // drive 75 s of silence with an injected clock instead of waiting for it.
 import type { SessionState } from './state.js';
+import type { UnixMs } from '../../engine/types.js';
 
 export type TimerAction = 'none' | 'logonTimeout' | 'heartbeat' | 'testRequest' | 'silenceTimeout' | 'logoutTimeout';
 
@@ -31,12 +32,12 @@ export class Liveness {
   }
 
   /** A valid message arrived (garbled frames do not count). */
-  received(nowMs: number): void {
+  received(nowMs: UnixMs): void {
     this.lastReceivedMs = nowMs;
     this.testRequestPending = false;
   }
 
-  sent(nowMs: number): void {
+  sent(nowMs: UnixMs): void {
     this.lastSentMs = nowMs;
   }
 
@@ -44,11 +45,11 @@ export class Liveness {
     this.testRequestPending = true;
   }
 
-  logoutSent(nowMs: number): void {
+  logoutSent(nowMs: UnixMs): void {
     this.logoutDeadlineMs = nowMs + this.config.logoutTimeoutMs;
   }
 
-  due(state: SessionState, nowMs: number): TimerAction {
+  due(state: SessionState, nowMs: UnixMs): TimerAction {
     switch (state) {
       case 'awaitingLogon': return nowMs >= this.logonDeadlineMs ? 'logonTimeout' : 'none';
       case 'loggingOut': return nowMs >= this.logoutDeadlineMs ? 'logoutTimeout' : 'none';

@@ -6,6 +6,7 @@ import type { FixHeader } from '../codec/inbound/header.js';
 import type { Logon } from '../codec/inbound/session.js';
 import { EncryptMethod } from '../dictionary.js';
 import { writeUtcTimestamp } from '../codec/time.js';
+import type { UnixMs } from '../../engine/types.js';
 
 export interface SessionRules {
   /** Our CompID: the client's TargetCompID (56). */
@@ -21,12 +22,12 @@ export function utcText(ms: number): string {
   return buf.toString('latin1');
 }
 
-export function sendingTimeSkewText(h: FixHeader, rules: SessionRules, nowMs: number): string | null {
+export function sendingTimeSkewText(h: FixHeader, rules: SessionRules, nowMs: UnixMs): string | null {
   if (Math.abs(nowMs - h.sendingTimeMs) <= rules.maxSendingTimeSkewMs) return null;
   return `SendingTime accuracy problem: SendingTime (52) ${utcText(h.sendingTimeMs)} is more than ${rules.maxSendingTimeSkewMs / 1000} s from server time ${utcText(nowMs)}`;
 }
 
-export function logonProblem(h: FixHeader, logon: Logon, rules: SessionRules, nowMs: number): string | null {
+export function logonProblem(h: FixHeader, logon: Logon, rules: SessionRules, nowMs: UnixMs): string | null {
   if (h.targetCompId !== rules.ourCompId) return `TargetCompID (56) must be ${rules.ourCompId}, received ${h.targetCompId}`;
   const skew = sendingTimeSkewText(h, rules, nowMs);
   if (skew !== null) return `Invalid Logon message: ${skew}`;

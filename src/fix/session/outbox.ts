@@ -4,6 +4,7 @@
 import { encodeSequenceReset } from '../codec/outbound/session.js';
 import { CompIds, FixWriter, type OutboundHeader } from '../codec/writer.js';
 import { ResendStore } from './resend-store.js';
+import type { UnixMs } from '../../engine/types.js';
 
 export type Encode = (w: FixWriter, h: OutboundHeader) => void;
 
@@ -38,7 +39,7 @@ export class Outbox {
   }
 
   /** Encodes one message with the next MsgSeqNum; `retain` keeps it for a ResendRequest. */
-  send(nowMs: number, msgType: string, encode: Encode, retain: boolean): void {
+  send(nowMs: UnixMs, msgType: string, encode: Encode, retain: boolean): void {
     const h: OutboundHeader = { compIds: this.compIds, msgSeqNum: this.nextSeq++, sendingTimeMs: nowMs, origSendingTimeMs: null };
     encode(this.writer, h);
     if (retain) this.store.put(h.msgSeqNum, msgType, nowMs, this.writer.lastMessage());
@@ -49,7 +50,7 @@ export class Outbox {
    * messages go out again with PossDupFlag=Y and their OrigSendingTime, every run of others (session
    * messages, market data, messages past retention) becomes one SequenceReset-GapFill.
    */
-  resend(nowMs: number, begin: number, end: number): void {
+  resend(nowMs: UnixMs, begin: number, end: number): void {
     let gapStart = 0;
     const closeGap = (next: number): void => {
       if (gapStart === 0) return;

@@ -17,7 +17,7 @@ import {
 import { FixProblem } from '../codec/problem.js';
 import { FixReader } from '../codec/reader.js';
 import { EncryptMethod, MsgType, Tag } from '../dictionary.js';
-import { TokenBucket } from '../../gateway/limits/token-bucket.js';
+import { TokenBucket } from '../../base/token-bucket.js';
 import { droppedOtherVersion, msgTypeIsThird } from './frames.js';
 import { gapFillFault, headerFault, resetFault } from './header-rules.js';
 import { InboundSequence } from './inbound-sequence.js';
@@ -25,7 +25,20 @@ import { Liveness } from './liveness.js';
 import { logonProblem } from './logon-rules.js';
 import { type Encode, Outbox, type Transport } from './outbox.js';
 import { ADMIN_MSG_TYPES, type SessionEvent, type SessionState, nextState } from './state.js';
-import type { SessionApp, SessionConfig, SessionHost } from './types.js';
+import type { LogonRequest, LogonVerdict, SessionApp, SessionConfig, SessionCounters, SessionLog } from './types.js';
+import type { UnixMs } from '../../engine/types.js';
+
+/** What a session needs from its surroundings (here, not in types.ts: it names the session itself). */
+export interface SessionHost {
+  nowMs(): UnixMs;
+  readonly log: SessionLog;
+  /** Account-level Logon checks (credentials, key, account, hours, one session per account). */
+  logon(session: FixSession, req: LogonRequest): LogonVerdict;
+  /** The session has encoded output; the host flushes it (once per turn). */
+  outputPending(session: FixSession): void;
+  /** Counts for the service's metrics (FixCounters); absent where nobody scrapes. */
+  readonly counters?: SessionCounters;
+}
 
 export class FixSession {
   private stateValue: SessionState = 'awaitingLogon';
@@ -175,8 +188,7 @@ export class FixSession {
   }
 
   private transition(event: SessionEvent): void {
-    const next = nextState(this.stateValue, event);
-    if (next !== null) this.stateValue = next;
+    this.stateValue = nextState(this.stateValue, event);
   }
 
   /** Sends Logout saying why (unless text is null), then disconnects without waiting. */
@@ -192,7 +204,6 @@ export class FixSession {
 
   private finish(event: SessionEvent): void {
     this.transition(event);
-    this.stateValue = 'closed';
     this.transport.close();
     const app = this.app;
     this.app = null;

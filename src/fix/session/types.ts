@@ -4,7 +4,7 @@ import type { FixHeader } from '../codec/inbound/header.js';
 import type { Logon } from '../codec/inbound/session.js';
 import type { FixReader } from '../codec/reader.js';
 import type { SessionRules } from './logon-rules.js';
-import type { FixSession } from './session.js';
+import type { UnixMs } from '../../engine/types.js';
 
 export interface SessionConfig extends SessionRules {
   readonly logonTimeoutMs: number;
@@ -26,7 +26,7 @@ export interface LogonRequest {
   readonly header: FixHeader;
   readonly logon: Logon;
   readonly remoteAddress: string;
-  readonly nowMs: number;
+  readonly nowMs: UnixMs;
 }
 
 /** The application bound to a logged-on session. */
@@ -45,17 +45,6 @@ export type SessionEnd = 'logout' | 'dropped';
 export type LogonVerdict =
   | { readonly ok: true; readonly app: SessionApp }
   | { readonly ok: false; readonly text: string };
-
-export interface SessionHost {
-  nowMs(): number;
-  readonly log: SessionLog;
-  /** Account-level Logon checks (credentials, key, account, hours, one session per account). */
-  logon(session: FixSession, req: LogonRequest): LogonVerdict;
-  /** The session has encoded output; the host flushes it (once per turn). */
-  outputPending(session: FixSession): void;
-  /** Counts for the service's metrics (FixCounters); absent where nobody scrapes. */
-  readonly counters?: SessionCounters;
-}
 
 export interface SessionCounters {
   /** `msgType` '' is a session-level message the gateway sent. */

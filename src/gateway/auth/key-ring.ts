@@ -3,7 +3,7 @@
 import { KEYS, type KeyRecord } from '../../store/records.js';
 import type { SecretBox } from '../../store/secret-box.js';
 import type { Store } from '../../store/store.js';
-import { parseCidr, type Cidr } from '../../util/ip.js';
+import { parseCidr, type Cidr } from '../../base/ip.js';
 
 export interface LiveKey {
   readonly record: KeyRecord;

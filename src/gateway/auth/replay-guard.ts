@@ -6,6 +6,7 @@
 // start after an unclean stop cannot know which signatures the dead process accepted, only that
 // their timestamps are before the crash plus the window, so it refuses every timestamp before its
 // own start plus the window (the fence).
+import type { UnixMs } from '../../engine/types.js';
 
 export type ReplayVerdict =
   | 'accepted'
@@ -36,7 +37,7 @@ export class ReplayGuard {
   }
 
   /** Records the signature when it may be accepted. */
-  accept(signature: string, timestampMs: number, nowMs: number): ReplayVerdict {
+  accept(signature: string, timestampMs: number, nowMs: UnixMs): ReplayVerdict {
     if (this.closed) return 'closed';
     if (timestampMs < this.fenceMs) return 'fenced';
     this.prune(nowMs);
@@ -46,13 +47,13 @@ export class ReplayGuard {
   }
 
   /** Refuses everything from now on; returns the signatures still in the window, oldest expiry first. */
-  close(nowMs: number): Remembered {
+  close(nowMs: UnixMs): Remembered {
     this.closed = true;
     this.prune(nowMs);
     return [...this.seen].sort((a, b) => a[1] - b[1]);
   }
 
-  private prune(nowMs: number): void {
+  private prune(nowMs: UnixMs): void {
     for (const [sig, expiresMs] of this.seen) {
       if (expiresMs >= nowMs) break;
       this.seen.delete(sig);

@@ -6,6 +6,7 @@
 import type { Store } from '../../store/store.js';
 import { table } from '../../store/table.js';
 import { ReplayGuard, type Remembered } from './replay-guard.js';
+import type { UnixMs } from '../../engine/types.js';
 
 const KEY = 'state';
 
@@ -24,7 +25,7 @@ const REPLAY_GUARD = table<string, GuardRecord>('replay_guard');
 const db = (store: Store) => store.table(REPLAY_GUARD);
 
 /** The guard for a process starting now; resolves once `serving` is on disk. */
-export async function openReplayGuard(store: Store, windowMs: number, nowMs: number): Promise<OpenedGuard> {
+export async function openReplayGuard(store: Store, windowMs: number, nowMs: UnixMs): Promise<OpenedGuard> {
   const last = db(store).get(KEY);
   const previous: PreviousStop = last === undefined ? 'none' : last.state === 'stopped' ? 'clean' : 'unclean';
   const guard = previous === 'unclean'
@@ -36,7 +37,7 @@ export async function openReplayGuard(store: Store, windowMs: number, nowMs: num
 }
 
 /** Closes the guard (later requests are refused) and hands what it remembers to the next start. */
-export async function saveReplayGuard(store: Store, guard: ReplayGuard, nowMs: number): Promise<void> {
+export async function saveReplayGuard(store: Store, guard: ReplayGuard, nowMs: UnixMs): Promise<void> {
   await db(store).put(KEY, { state: 'stopped', atMs: nowMs, signatures: guard.close(nowMs) });
   await store.flushed();
 }

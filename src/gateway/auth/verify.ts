@@ -4,10 +4,11 @@
 // status and whitelist enforced. REST headers and the WebSocket query carry the same three values.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { keyStatus } from '../../store/records.js';
-import { ipMatches } from '../../util/ip.js';
+import { ipMatches } from '../../base/ip.js';
 import { ApiError } from '../errors.js';
 import type { KeyRing, LiveKey } from './key-ring.js';
 import type { ReplayGuard, ReplayVerdict } from './replay-guard.js';
+import type { UnixMs } from '../../engine/types.js';
 
 export const TIMESTAMP_WINDOW_MS = 5000;
 const HEX_SHA256 = /^[0-9a-fA-F]{64}$/;
@@ -35,7 +36,7 @@ export function signatureOf(secret: Buffer, timestamp: string, method: string, u
 }
 
 /** Why a key may not be used now (unknown, revoked, paused, expired), or null when it may. */
-export function keyRefusal(key: LiveKey | undefined, nowMs: number): string | null {
+export function keyRefusal(key: LiveKey | undefined, nowMs: UnixMs): string | null {
   if (!key || key.record.revokedAt !== null) return 'unknown or revoked key';
   const status = keyStatus(key.record, nowMs);
   if (status === 'Paused') return 'key is paused';
@@ -55,7 +56,7 @@ function replayRefusal(guard: ReplayGuard, verdict: ReplayVerdict): string | nul
 }
 
 /** The key that signed the request, or the 401/403 the spec names. Scopes are the route's check. */
-export function authenticate(auth: Authenticator, req: SignedRequest, nowMs: number): LiveKey {
+export function authenticate(auth: Authenticator, req: SignedRequest, nowMs: UnixMs): LiveKey {
   if (req.keyId === '' || req.timestamp === '' || req.signature === '') {
     throw new ApiError('unauthorized', 'X-SVC-KEY, X-SVC-TIMESTAMP and X-SVC-SIGNATURE are required');
   }
@@ -66,7 +67,7 @@ export function authenticate(auth: Authenticator, req: SignedRequest, nowMs: num
   const timestampMs = Number(req.timestamp);
   if (Math.abs(nowMs - timestampMs) > TIMESTAMP_WINDOW_MS) {
     // The field tells clients the refusal is their clock (they can correct it from GET /v1/time).
-    throw new ApiError('unauthorized', `timestamp is more than ${TIMESTAMP_WINDOW_MS} ms from server time (${nowMs})`, 'X-SVC-TIMESTAMP');
+    throw new ApiError('unauthorized', `timestamp is more than ${TIMESTAMP_WINDOW_MS} ms from server time (${nowMs})`, { field: 'X-SVC-TIMESTAMP' });
   }
   if (!HEX_SHA256.test(req.signature)) throw new ApiError('unauthorized', 'signature must be 64 hex digits');
   const expected = signatureOf(key.secret, req.timestamp, req.method, req.url, req.body);

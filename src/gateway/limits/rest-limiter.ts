@@ -8,7 +8,7 @@
 import type { UnixMs } from '../../engine/types.js';
 import { ApiError } from '../errors.js';
 import type { Headers } from '../http.js';
-import { TokenBucket, type BucketState } from './token-bucket.js';
+import { TokenBucket, type BucketState } from '../../base/token-bucket.js';
 
 export const REST_LIMITS = {
   readBurstFactor: 2,

@@ -1,13 +1,20 @@
 // The service's Prometheus metrics (prom-client), scraped at GET /metrics on the console listener.
 // Every metric is documented in docs/metrics.md; a test checks the two lists are the same.
 // Gateway metrics are observed where they happen on the main thread; the FIX thread counts into
-// shared memory (FixCounters) and the shards' figures come through a ShardStatsSource, both read
+// shared memory (src/fix/counters.ts, read through a FixCountsSource) and the shards' figures come through a ShardStatsSource, both read
 // at scrape time.
 import fs from 'node:fs';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { EngineEvent } from '../../engine/types.js';
-import { FIX_COUNTED_TYPES, type FixCounters } from './fix-counters.js';
 import { registerShardMetrics, type ShardStatsSource } from './shard-stats.js';
+
+/** What the FIX thread counted, read at each scrape (the root wires the FIX thread's counters in). */
+export interface FixCountsSource {
+  readonly countedTypes: readonly string[];
+  sessions(): number;
+  logons(): number;
+  messages(direction: 'in' | 'out', msgType: string): number;
+}
 
 /** Seconds; REST answers take tens of µs (reads) to ms (fsynced orders). */
 const LATENCY_BUCKETS_S = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
@@ -95,7 +102,7 @@ export class ServiceMetrics {
   killSwitchTriggered(scope: KillSwitchScope): void { this.killSwitch.inc({ scope }); }
 
   /** The FIX thread's counters, read at each scrape. */
-  readFix(counters: FixCounters): void {
+  readFix(counters: FixCountsSource): void {
     const registers = [this.registry];
     new Gauge({
       name: 'tas_fix_sessions', help: 'FIX sessions logged on', registers,
@@ -111,7 +118,7 @@ export class ServiceMetrics {
       collect() {
         this.reset();
         for (const direction of ['in', 'out'] as const) {
-          for (const msgType of FIX_COUNTED_TYPES) {
+          for (const msgType of counters.countedTypes) {
             const n = counters.messages(direction, msgType);
             if (n > 0) this.inc({ direction, msg_type: msgType }, n);
           }

@@ -14,13 +14,13 @@ type Reads = Pick<GatewayContext, 'readModel'>;
 
 function accountType(text: string | undefined): AccountType | null {
   if (text === undefined) return null;
-  if (!(ACCOUNT_TYPES as readonly string[]).includes(text)) throw new ApiError('bad_request', 'type must be live or demo', 'type');
+  if (!(ACCOUNT_TYPES as readonly string[]).includes(text)) throw new ApiError('bad_request', 'type must be live or demo', { field: 'type' });
   return text as AccountType;
 }
 
 function loginCursor(text: string | undefined): string | null {
   if (text === undefined) return null;
-  if (text === '' || text.length > MAX_LOGIN_CURSOR) throw new ApiError('bad_request', 'cursor must be the next_cursor of a previous page', 'cursor');
+  if (text === '' || text.length > MAX_LOGIN_CURSOR) throw new ApiError('bad_request', 'cursor must be the next_cursor of a previous page', { field: 'cursor' });
   return text;
 }
 

@@ -21,7 +21,7 @@ export function deadManRoutes(ctx: Pick<GatewayContext, 'symbols' | 'pool' | 'co
       readQuery(call.query, []);
       const body = jsonBody(call.contentType, call.body);
       for (const key of Object.keys(body)) {
-        if (!FIELDS.includes(key)) throw new ApiError('bad_request', `unknown field ${JSON.stringify(key)}`, key);
+        if (!FIELDS.includes(key)) throw new ApiError('bad_request', `unknown field ${JSON.stringify(key)}`, { field: key });
       }
       const login = requireString(body, 'login', MAX_LOGIN);
       const request = parseDeadManRequest(body, ctx.config.dead_man);

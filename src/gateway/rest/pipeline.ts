@@ -17,7 +17,7 @@ import { Exchange, serve, type Headers } from '../http.js';
 import { rateLimited, type LimitVerdict, type RestLimiter } from '../limits/rest-limiter.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { KeyStatsBook } from '../stats/key-stats-book.js';
-import { echo, endpointOf, isTrade, type Reply, type RestRoute } from './route.js';
+import { echo, endpointOf, isTrade, type RestReply, type RestRoute } from './route.js';
 
 type UwsHandler = (res: HttpResponse, req: HttpRequest) => void;
 
@@ -41,8 +41,8 @@ const NO_PARAMS: readonly string[] = [];
 /** How the metrics name answers of paths no route claims. */
 const UNKNOWN_ENDPOINT = 'unknown';
 
-function sendReply(ex: Exchange, r: Reply, headers: Headers | undefined): void {
-  if ('json' in r) ex.send(r.status, r.json, 'application/json', headers);
+function sendReply(ex: Exchange, r: RestReply, headers: Headers | undefined): void {
+  if (r.json !== undefined) ex.send(r.status, r.json, 'application/json', headers);
   else ex.json(r.status, r.body, headers);
 }
 
@@ -81,7 +81,7 @@ export class RestPipeline {
    * A route anyone may call (server time, the API documents): no credentials, charged to the
    * client address's anonymous bucket like every unauthenticated request.
    */
-  publicRoute(endpoint: string, handle: (ex: Exchange) => Reply): UwsHandler {
+  publicRoute(endpoint: string, handle: (ex: Exchange) => RestReply): UwsHandler {
     return (res, req) => {
       const ex = this.exchange(res, req, endpoint);
       if (!ex) return;
@@ -146,7 +146,7 @@ export class RestPipeline {
       finish(err instanceof ApiError ? err.errorName : 'internal_error');
       throw err;
     };
-    const reply = (r: Reply): void => {
+    const reply = (r: RestReply): void => {
       sendReply(ex, r, verdict?.headers);
       finish(null);
     };

@@ -3,8 +3,8 @@
 // DELETE /positions (close-all: one command to the account's shard, one answer listing each
 // position's close or why it could not close, charged to the trade limit once). Tickets not of the
 // key's account are not_found.
-import type { PositionRecord, SymbolSpec } from '../../engine/types.js';
-import { parseTicks } from '../../market/ticks.js';
+import type { Centilots, PositionRecord, SymbolSpec } from '../../engine/types.js';
+import { parseLots } from '../../market/ticks.js';
 import type { GatewayContext } from '../context.js';
 import { parsePositionAmend } from '../amend-request.js';
 import { ApiError } from '../errors.js';
@@ -16,21 +16,20 @@ import { decimalId, notFound, type RestRoute } from './route.js';
 
 type Positions = Pick<GatewayContext, 'readModel' | 'symbols' | 'pool' | 'store'>;
 
-const VOLUME_DIGITS = 2;
 
 function cursorTicket(text: string | undefined): number {
   if (text === undefined) return 0;
   const ticket = decimalId(text);
-  if (ticket === null) throw new ApiError('bad_request', 'cursor must be the next_cursor of a previous page', 'cursor');
+  if (ticket === null) throw new ApiError('bad_request', 'cursor must be the next_cursor of a previous page', { field: 'cursor' });
   return ticket;
 }
 
 /** `volume` of a partial close, parsed from its text exactly (no float rounding): lots, 0.01 step. */
-function closeVolume(text: string | undefined): number | null {
+function closeVolume(text: string | undefined): Centilots | null {
   if (text === undefined) return null;
-  const centilots = parseTicks(text, VOLUME_DIGITS);
+  const centilots = parseLots(text);
   if (centilots === null || centilots <= 0) {
-    throw new ApiError('invalid_order', 'volume must be a positive number of lots in steps of 0.01', 'volume');
+    throw new ApiError('invalid_order', 'volume must be a positive number of lots in steps of 0.01', { field: 'volume' });
   }
   return centilots;
 }

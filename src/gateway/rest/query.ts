@@ -21,9 +21,9 @@ export function readQuery(raw: string, allowed: readonly string[]): Query {
     const field = name.slice(0, 64);
     if (!allowed.includes(name)) {
       const known = allowed.length === 0 ? 'this route takes none' : `allowed: ${allowed.join(', ')}`;
-      throw new ApiError('bad_request', `unknown query parameter ${echo(name)}; ${known}`, field);
+      throw new ApiError('bad_request', `unknown query parameter ${echo(name)}; ${known}`, { field });
     }
-    if (out.has(name)) throw new ApiError('bad_request', `query parameter ${name} given more than once`, field);
+    if (out.has(name)) throw new ApiError('bad_request', `query parameter ${name} given more than once`, { field });
     out.set(name, value);
   }
   return out;
@@ -33,7 +33,7 @@ export function listLimit(q: Query): number {
   const text = q.get('limit');
   if (text === undefined) return LIST_LIMIT_DEFAULT;
   const n = LIMIT_TEXT.test(text) ? Number(text) : 0;
-  if (n < 1 || n > LIST_LIMIT_MAX) throw new ApiError('bad_request', `limit must be an integer from 1 to ${LIST_LIMIT_MAX}`, 'limit');
+  if (n < 1 || n > LIST_LIMIT_MAX) throw new ApiError('bad_request', `limit must be an integer from 1 to ${LIST_LIMIT_MAX}`, { field: 'limit' });
   return n;
 }
 
@@ -47,6 +47,6 @@ export function cut<T>(sorted: readonly T[], limit: number, cursorOf: (item: T) 
 /** A `symbol` filter: absent, or a configured symbol (anything else is bad_request). */
 export function knownSymbolFilter(text: string | undefined, symbols: ReadonlyMap<string, SymbolSpec>): string | null {
   if (text === undefined) return null;
-  if (!symbols.has(text)) throw new ApiError('bad_request', `unknown symbol ${JSON.stringify(text.slice(0, 32))}`, 'symbol');
+  if (!symbols.has(text)) throw new ApiError('bad_request', `unknown symbol ${JSON.stringify(text.slice(0, 32))}`, { field: 'symbol' });
   return text;
 }

@@ -19,15 +19,17 @@ export interface RestCall {
   readonly contentType: string;
 }
 
-/** A JSON answer: a value to serialise, or text that already is JSON. */
-export type Reply = { readonly status: number; readonly body: unknown } | { readonly status: number; readonly json: string };
+/** A JSON answer: a value to serialise, or text that already is JSON (told apart by `json`, never both). */
+export type RestReply =
+  | { readonly status: number; readonly body: unknown; readonly json?: never }
+  | { readonly status: number; readonly json: string; readonly body?: never };
 
 export interface RestRoute {
   readonly method: RestMethod;
   /** uWS pattern under /v1, e.g. `/v1/orders/:id`. */
   readonly pattern: string;
   readonly scope: KeyScope;
-  readonly handle: (call: RestCall) => Reply | Promise<Reply>;
+  readonly handle: (call: RestCall) => RestReply | Promise<RestReply>;
 }
 
 /** Spec "Limits": GETs are reads (per key); POST, PATCH and DELETE are trade calls (per account). */

@@ -2,7 +2,7 @@
 // range and step (DECISIONS: 0.01 lot to the symbol's max_volume), the trading session and whether
 // it is open at this moment. Ordered by name; `cursor` is the last name of the previous page.
 import type { SessionSpec, SymbolSpec, UnixMs } from '../../engine/types.js';
-import { compileSession, isSessionOpen, type CompiledSession } from '../../market/session.js';
+import { compileSession, isSessionOpen, type CompiledSession } from '../../engine/market-session.js';
 import { centilotsToLots } from '../../market/ticks.js';
 import type { GatewayContext } from '../context.js';
 import { ApiError } from '../errors.js';
@@ -27,7 +27,7 @@ export interface SymbolJson {
 
 function nameCursor(text: string | undefined): string | null {
   if (text === undefined) return null;
-  if (text === '' || text.length > MAX_NAME_CURSOR) throw new ApiError('bad_request', 'cursor must be the next_cursor of a previous page', 'cursor');
+  if (text === '' || text.length > MAX_NAME_CURSOR) throw new ApiError('bad_request', 'cursor must be the next_cursor of a previous page', { field: 'cursor' });
   return text;
 }
 

@@ -4,7 +4,7 @@
 import type { Database } from 'lmdb';
 import type { UnixMs } from '../../engine/types.js';
 import { table } from '../../store/table.js';
-import type { Logger } from '../../util/log.js';
+import type { Logger } from '../../base/log.js';
 import { KeyStats, type KeyStatsRecord, type RequestTap } from './key-stats.js';
 
 export const KEY_STATS = table<string, KeyStatsRecord>('key_stats');

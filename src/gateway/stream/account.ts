@@ -12,8 +12,8 @@
 // client line the state up with its order/position events. Account messages are states, not
 // events: they are conflated, never replayed, and carry no seq of their own.
 import type { MarginLevelsConfig } from '../../config/types.js';
-import type { AccountMetrics, AccountRecord } from '../../engine/types.js';
-import type { Clock } from '../../market/clock.js';
+import type { AccountMetrics, AccountRecord, UnixMs } from '../../engine/types.js';
+import type { Clock } from '../../base/clock.js';
 import type { ReadModel } from '../../shard/read-model.js';
 import { accountText } from './messages.js';
 
@@ -106,7 +106,7 @@ export class AccountStream {
     for (const outlet of w.outlets) outlet.push(text);
   }
 
-  private render(account: AccountRecord, nowMs: number): { state: string; text: string } {
+  private render(account: AccountRecord, nowMs: UnixMs): { state: string; text: string } {
     const m = this.readModel.metrics(account);
     const marginCall = this.marginCall(account, m);
     const state = `${m.balance}|${m.equity}|${m.margin}|${m.freeMargin}|${m.marginLevel}|${account.seq}|${marginCall}`;

@@ -7,8 +7,9 @@
 // a connection whose buffer passes stream.max_buffer_bytes is closed with 1008 instead
 // (DECISIONS "Slow consumers"), and it resumes from its last `seq` on a new connection.
 import type { WebSocket } from 'uWebSockets.js';
-import type { Logger } from '../../util/log.js';
-import { TokenBucket } from '../limits/token-bucket.js';
+import type { Logger } from '../../base/log.js';
+import { TokenBucket } from '../../base/token-bucket.js';
+import type { UnixMs } from '../../engine/types.js';
 
 /** WebSocket close code for policy violations (RFC 6455): the buffer limit, abuse. */
 export const CLOSE_POLICY = 1008;
@@ -73,7 +74,7 @@ export class StreamConnection {
     readonly session: Session,
     private readonly queue: FlushQueue,
     private readonly limits: ConnectionLimits,
-    nowMs: number,
+    nowMs: UnixMs,
     log: Logger,
   ) {
     this.ops = new TokenBucket(limits.opsPerSecond, limits.opsBurst, nowMs);
@@ -101,7 +102,7 @@ export class StreamConnection {
   }
 
   /** Takes a token of the op budget for work done on the client's behalf: 0, or the ms until there is one. */
-  charge(nowMs: number): number {
+  charge(nowMs: UnixMs): number {
     return this.ops.take(nowMs) ? 0 : Math.max(1, this.ops.waitMs(nowMs));
   }
 

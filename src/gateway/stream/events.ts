@@ -19,8 +19,8 @@
 // feed's cursor (the last seq handled) drops anything the replay already covered. A snapshot is
 // taken only once the read model has every event the cursor passed: its records and seq then
 // cover every event its channels skipped.
-import type { Cents, EngineEvent, OrderRecord, PositionRecord, SymbolSpec } from '../../engine/types.js';
-import type { Clock } from '../../market/clock.js';
+import type { Cents, EngineEvent, OrderRecord, PositionRecord, SymbolSpec, UnixMs } from '../../engine/types.js';
+import type { Clock } from '../../base/clock.js';
 import type { ReadModel } from '../../shard/read-model.js';
 import { eventText, StreamError, type Pricing } from './messages.js';
 import type { EventChannel } from './ops.js';
@@ -32,7 +32,7 @@ export interface EventOutlet {
   bufferedBytes(): number;
   overflow(bufferedBytes: number): void;
   /** Takes one token of the connection's op budget: 0, or the ms until there is one. */
-  charge(nowMs: number): number;
+  charge(nowMs: UnixMs): number;
 }
 
 export interface ReplayOptions {

@@ -14,6 +14,7 @@ import { EVENT_CHANNELS, parseOp, type ClientOp, type EventChannel, type OpId, t
 import { QuoteFanout } from './quotes.js';
 import { STREAM_TUNING } from './tuning.js';
 import { ConnectionCounter, upgradeHandler } from './upgrade.js';
+import type { UnixMs } from '../../engine/types.js';
 
 const HEARTBEAT_TOPIC = 'heartbeat';
 const CLOSE_GOING_AWAY = 1001;
@@ -107,7 +108,7 @@ export class StreamHub {
   }
 
   /** A key paused, revoked or expired (or stripped of `read`) since its upgrade loses its streams. */
-  private endRefusedKeys(nowMs: number): void {
+  private endRefusedKeys(nowMs: UnixMs): void {
     for (const conn of [...this.conns]) {
       const key = this.ctx.auth.keys.get(conn.session.keyId);
       const refusal = keyRefusal(key, nowMs) ?? (key?.record.scopes.includes('read') ? null : 'key lacks the read scope');

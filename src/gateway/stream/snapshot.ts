@@ -6,7 +6,7 @@
 //
 // What the pages hold is fixed when the snapshot is taken: the records (immutable: a change is a
 // new record) as of the account's seq then. Floating profit is the profit when a page is built.
-import type { OrderRecord, PositionRecord } from '../../engine/types.js';
+import type { OrderRecord, PositionRecord, UnixMs } from '../../engine/types.js';
 import { snapshotEndText, snapshotOrderText, snapshotPageText, snapshotPositionText, type Pricing } from './messages.js';
 import type { EventChannel } from './ops.js';
 
@@ -46,7 +46,7 @@ export class Snapshot {
    * The next page, and with the last one its `snapshot_end` (one text, `\n`-separated); `done`
    * once the end is in it. Only after `take`.
    */
-  next(pricing: Pricing, nowMs: number): { readonly text: string; readonly done: boolean } {
+  next(pricing: Pricing, nowMs: UnixMs): { readonly text: string; readonly done: boolean } {
     const t = this.taken!;
     const withPositions = this.channels.has('positions');
     const withOrders = this.channels.has('orders');

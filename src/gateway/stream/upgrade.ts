@@ -67,7 +67,7 @@ export function upgradeHandler(ctx: UpgradeDeps, counter: ConnectionCounter) {
       }
       if (!key.record.scopes.includes('read')) throw new ApiError('forbidden', 'the stream needs a key with the read scope');
       if (!counter.tryAcquire(key.record.id, max)) {
-        throw new ApiError('rate_limited', `a key may hold at most ${max} stream connections`, undefined, undefined, [['retry-after', '1']]);
+        throw new ApiError('rate_limited', `a key may hold at most ${max} stream connections`, { headers: [['retry-after', '1']] });
       }
       const session: Session = { keyId: key.record.id, login: key.record.login, ip, requestId: ex.requestId, conn: null };
       res.upgrade(session, wsKey, wsProtocol, wsExtensions, context);

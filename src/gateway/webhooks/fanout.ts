@@ -8,7 +8,7 @@ import type { Command, Result } from '../../engine/types.js';
 import { centilotsToLots } from '../../market/ticks.js';
 import { ShardBusyError, type Reply } from '../../shard/calls.js';
 import type { WebhookTarget } from '../../store/records.js';
-import type { Logger } from '../../util/log.js';
+import type { Logger } from '../../base/log.js';
 import { closedJson } from '../close-json.js';
 import type { GatewayContext } from '../context.js';
 import { ApiError } from '../errors.js';
@@ -55,7 +55,7 @@ function resultJson(deps: FanoutDeps, login: string, result: Result): FanoutJson
     case 'closeMany': {
       const closed = result.closed.map((r) => closedJson(login, r, deps.symbols));
       const volume = centilotsToLots(result.closed.reduce((sum, r) => sum + r.closedVolume, 0));
-      const failed = result.failed.map((f) => ({ ticket: f.ticket, error: errorJson(new ApiError(f.reject.name, f.reject.message, f.reject.field)) }));
+      const failed = result.failed.map((f) => ({ ticket: f.ticket, error: errorJson(new ApiError(f.reject.name, f.reject.message, { field: f.reject.field })) }));
       const first = failed[0];
       if (closed.length === 0 && first !== undefined) return { login, volume: 0, error: first.error, failed };
       return failed.length === 0

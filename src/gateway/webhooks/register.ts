@@ -4,7 +4,7 @@
 // the console (src/console/register.ts) with what this returns.
 import type { TemplatedApp } from 'uWebSockets.js';
 import type { GatewayContext } from '../context.js';
-import { KillSwitches } from '../../killswitch/kill-switches.js';
+import { KillSwitches } from '../killswitch/kill-switches.js';
 import { SignalDesk } from './signal-desk.js';
 import { SignalLog } from './signal-log.js';
 import { registerSignalRoute } from './signal-route.js';

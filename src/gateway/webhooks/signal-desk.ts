@@ -4,7 +4,7 @@
 // then the fan-out. Once orders may have gone out the answer is always 200 with per-target results,
 // never a 5xx that a sender such as TradingView would retry. Every outcome goes to the signal log.
 import type { UnixMs } from '../../engine/types.js';
-import type { Clock } from '../../market/clock.js';
+import type { Clock } from '../../base/clock.js';
 import { ApiError, errorBody } from '../errors.js';
 import { parseJsonObject, type Headers } from '../http.js';
 import { iso } from '../wire.js';
@@ -145,13 +145,13 @@ export class SignalDesk {
     const verdict = this.limits.bucket(record.id, nowMs).take(nowMs);
     if (!verdict.allowed) {
       const limit = `${SIGNALS_PER_WINDOW} signals per ${SIGNAL_WINDOW_MS / 1000} s (burst ${SIGNAL_BURST})`;
-      throw new ApiError('rate_limited', `webhook ${record.id} is over its limit of ${limit}`, undefined, undefined, verdict.headers);
+      throw new ApiError('rate_limited', `webhook ${record.id} is over its limit of ${limit}`, { headers: verdict.headers });
     }
     try {
       return { signal: parseSignal(body, hook, this.deps.symbols), headers: verdict.headers };
     } catch (err) {
       // The token was taken: the refusal carries the headers that say so.
-      if (err instanceof ApiError) throw new ApiError(err.errorName, err.message, err.field, err.extra, verdict.headers);
+      if (err instanceof ApiError) throw new ApiError(err.errorName, err.message, { field: err.field, extra: err.extra, headers: verdict.headers });
       throw err;
     }
   }

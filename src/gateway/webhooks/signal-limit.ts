@@ -10,7 +10,7 @@ export const SIGNALS_PER_WINDOW = 5;
 export const SIGNAL_BURST = 10;
 export const SIGNAL_WINDOW_MS = 10_000;
 
-export interface LimitVerdict {
+export interface SignalLimitVerdict {
   readonly allowed: boolean;
   /** X-RateLimit-* (and Retry-After when refused). */
   readonly headers: Headers;
@@ -25,7 +25,7 @@ export class SignalBucket {
   }
 
   /** Takes a token when there is one. */
-  take(nowMs: UnixMs): LimitVerdict {
+  take(nowMs: UnixMs): SignalLimitVerdict {
     this.refill(nowMs);
     const allowed = this.tokens >= 1;
     if (allowed) this.tokens -= 1;

@@ -6,7 +6,8 @@
 import type { Database } from 'lmdb';
 import type { Store } from '../../store/store.js';
 import { table } from '../../store/table.js';
-import type { Logger } from '../../util/log.js';
+import type { Logger } from '../../base/log.js';
+import type { ErrorName } from '../errors.js';
 
 export const SIGNAL_LOG_RETAINED = 10_000;
 
@@ -14,7 +15,7 @@ export type FanoutJson =
   | { readonly login: string; readonly volume: number; readonly ticket: number | null; readonly [more: string]: unknown }
   | { readonly login: string; readonly volume: number; readonly error: ErrorJson; readonly [more: string]: unknown };
 
-export interface ErrorJson { readonly name: string; readonly message: string; readonly field?: string }
+export interface ErrorJson { readonly name: ErrorName; readonly message: string; readonly field?: string }
 
 export type SignalOutcome = 'accepted' | 'duplicate' | 'rejected';
 

@@ -29,7 +29,7 @@ export interface Signal {
 function optionalNumber(body: Record<string, unknown>, field: string): number | null {
   const v = body[field];
   if (v === undefined || v === null) return null;
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new ApiError('bad_request', `${field} must be a number`, field);
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new ApiError('bad_request', `${field} must be a number`, { field });
   return v;
 }
 
@@ -38,7 +38,7 @@ export function bodySecret(body: Record<string, unknown>): string | null {
   const v = body['secret'];
   if (v === undefined || v === null) return null;
   if (typeof v !== 'string' || v.length === 0 || v.length > MAX_SECRET_CHARS) {
-    throw new ApiError('bad_request', `secret must be a string of 1 to ${MAX_SECRET_CHARS} characters`, 'secret');
+    throw new ApiError('bad_request', `secret must be a string of 1 to ${MAX_SECRET_CHARS} characters`, { field: 'secret' });
   }
   return v;
 }
@@ -47,8 +47,8 @@ export function bodySecret(body: Record<string, unknown>): string | null {
 export function signalComment(body: Record<string, unknown>): string | null {
   const v = body['comment'];
   if (v === undefined || v === null) return null;
-  if (typeof v !== 'string') throw new ApiError('bad_request', 'comment must be a string', 'comment');
-  if (v.length > MAX_COMMENT_CHARS) throw new ApiError('bad_request', `comment is longer than ${MAX_COMMENT_CHARS} characters`, 'comment');
+  if (typeof v !== 'string') throw new ApiError('bad_request', 'comment must be a string', { field: 'comment' });
+  if (v.length > MAX_COMMENT_CHARS) throw new ApiError('bad_request', `comment is longer than ${MAX_COMMENT_CHARS} characters`, { field: 'comment' });
   return v === '' ? null : v;
 }
 
@@ -57,32 +57,32 @@ function sizingNeeds(hook: LiveWebhook, signal: Omit<Signal, 'comment'>): void {
   for (const target of hook.record.targets) {
     const { sizing, login } = target;
     if (sizing.type === 'multiplier' && signal.volume === null) {
-      throw new ApiError('bad_request', `volume is required: target ${login} sizes by multiplier`, 'volume');
+      throw new ApiError('bad_request', `volume is required: target ${login} sizes by multiplier`, { field: 'volume' });
     }
     if (sizing.type === 'risk_percent' && (signal.sl === null || signal.tp === null)) {
       const field = signal.sl === null ? 'sl' : 'tp';
-      throw new ApiError('bad_request', `${field} is required: target ${login} sizes by risk_percent`, field);
+      throw new ApiError('bad_request', `${field} is required: target ${login} sizes by risk_percent`, { field });
     }
   }
 }
 
 export function parseSignal(body: Record<string, unknown>, hook: LiveWebhook, symbols: ReadonlyMap<string, SymbolSpec>): Signal {
   for (const key of Object.keys(body)) {
-    if (!FIELDS.includes(key)) throw new ApiError('bad_request', `unknown field ${JSON.stringify(key)}`, key);
+    if (!FIELDS.includes(key)) throw new ApiError('bad_request', `unknown field ${JSON.stringify(key)}`, { field: key });
   }
   const action = oneOf(body, 'action', SIGNAL_ACTIONS);
   const symbolName = requireString(body, 'symbol', MAX_SYMBOL_CHARS);
   if (!hook.record.symbols.includes(symbolName)) {
-    throw new ApiError('forbidden', `symbol ${symbolName} is not allowed on webhook ${hook.record.id}`, 'symbol');
+    throw new ApiError('forbidden', `symbol ${symbolName} is not allowed on webhook ${hook.record.id}`, { field: 'symbol' });
   }
   const symbol = knownSymbol(symbolName, symbols);
   const volume = optionalNumber(body, 'volume');
   const sl = optionalNumber(body, 'sl');
   const tp = optionalNumber(body, 'tp');
   const opening = action === 'buy' || action === 'sell';
-  if (!opening && sl !== null) throw new ApiError('bad_request', 'sl is only for buy and sell signals', 'sl');
-  if (!opening && tp !== null) throw new ApiError('bad_request', 'tp is only for buy and sell signals', 'tp');
-  if (action === 'close_all' && volume !== null) throw new ApiError('bad_request', 'volume is not used by close_all (it closes everything this webhook opened)', 'volume');
+  if (!opening && sl !== null) throw new ApiError('bad_request', 'sl is only for buy and sell signals', { field: 'sl' });
+  if (!opening && tp !== null) throw new ApiError('bad_request', 'tp is only for buy and sell signals', { field: 'tp' });
+  if (action === 'close_all' && volume !== null) throw new ApiError('bad_request', 'volume is not used by close_all (it closes everything this webhook opened)', { field: 'volume' });
   const signal = {
     action,
     symbol,

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { InvalidValue } from '../../config/errors.js';
 import { readWebhook } from '../../config/fixture-items.js';
 import type { FixtureWebhook } from '../../config/types.js';
-import type { Sizing, SymbolSpec } from '../../engine/types.js';
+import type { Sizing, SymbolSpec, UnixMs } from '../../engine/types.js';
 import { centilotsToLots } from '../../market/ticks.js';
 import type { ReadModel } from '../../shard/read-model.js';
 import { USERS } from '../../store/records.js';
@@ -46,11 +46,11 @@ export function webhookJson(hook: LiveWebhook) {
 /** A webhook made from a console request; `secret` is set when it was generated (shown once). */
 export interface Created { readonly hook: LiveWebhook; readonly generatedSecret: string | null }
 
-export async function createWebhook(book: WebhookBook, deps: WebhookAdminDeps, body: Record<string, unknown>, nowMs: number): Promise<Created> {
+export async function createWebhook(book: WebhookBook, deps: WebhookAdminDeps, body: Record<string, unknown>, nowMs: UnixMs): Promise<Created> {
   const generatedSecret = body['secret'] === undefined ? randomBytes(24).toString('base64url') : null;
   const w = readChecked({ ...body, id: body['id'] ?? `wh_${randomBytes(8).toString('hex')}`, secret: body['secret'] ?? generatedSecret });
-  if (book.get(w.id) !== undefined) throw new ApiError('bad_request', `webhook ${w.id} already exists`, 'id');
-  if (deps.store.table(USERS).get(w.user) === undefined) throw new ApiError('not_found', `user ${w.user} not found`, 'user');
+  if (book.get(w.id) !== undefined) throw new ApiError('bad_request', `webhook ${w.id} already exists`, { field: 'id' });
+  if (deps.store.table(USERS).get(w.user) === undefined) throw new ApiError('not_found', `user ${w.user} not found`, { field: 'user' });
   checkRouting(deps, w);
   const hook = await book.create({
     id: w.id, user: w.user, symbols: w.symbols, paused: w.paused, createdAt: nowMs,
@@ -65,7 +65,7 @@ export async function createWebhook(book: WebhookBook, deps: WebhookAdminDeps, b
  */
 export async function editWebhook(book: WebhookBook, deps: WebhookAdminDeps, hook: LiveWebhook, body: Record<string, unknown>): Promise<LiveWebhook> {
   for (const key of Object.keys(body)) {
-    if (key !== 'symbols' && key !== 'targets') throw new ApiError('bad_request', `${key}: cannot be edited (symbols and targets can)`, key);
+    if (key !== 'symbols' && key !== 'targets') throw new ApiError('bad_request', `${key}: cannot be edited (symbols and targets can)`, { field: key });
   }
   if (Object.keys(body).length === 0) throw new ApiError('bad_request', 'nothing to change: send symbols and/or targets');
   const current = webhookJson(hook);
@@ -83,7 +83,7 @@ function readChecked(body: Record<string, unknown>): FixtureWebhook {
   try {
     return readWebhook(body, '');
   } catch (e) {
-    if (e instanceof InvalidValue) throw new ApiError('bad_request', `${e.path}: ${e.reason}`, e.path);
+    if (e instanceof InvalidValue) throw new ApiError('bad_request', `${e.path}: ${e.reason}`, { field: e.path });
     throw e;
   }
 }
@@ -91,15 +91,15 @@ function readChecked(body: Record<string, unknown>): FixtureWebhook {
 /** What only the live service knows: configured symbols, and target accounts that exist, are the user's and appear once. */
 function checkRouting(deps: WebhookAdminDeps, w: FixtureWebhook): void {
   w.symbols.forEach((s, i) => {
-    if (!deps.symbols.has(s)) throw new ApiError('bad_request', `symbol ${s} is not configured`, `symbols[${i}]`);
+    if (!deps.symbols.has(s)) throw new ApiError('bad_request', `symbol ${s} is not configured`, { field: `symbols[${i}]` });
   });
   const logins = new Set<string>();
   w.targets.forEach((t, i) => {
     const field = `targets[${i}].login`;
     const account = deps.readModel.account(t.login);
-    if (account === undefined) throw new ApiError('not_found', `account ${t.login} not found`, field);
-    if (account.user !== w.user) throw new ApiError('bad_request', `account ${t.login} does not belong to user ${w.user}`, field);
-    if (logins.has(t.login)) throw new ApiError('bad_request', `account ${t.login} is a target twice`, field);
+    if (account === undefined) throw new ApiError('not_found', `account ${t.login} not found`, { field });
+    if (account.user !== w.user) throw new ApiError('bad_request', `account ${t.login} does not belong to user ${w.user}`, { field });
+    if (logins.has(t.login)) throw new ApiError('bad_request', `account ${t.login} is a target twice`, { field });
     logins.add(t.login);
   });
 }

@@ -1,8 +1,8 @@
 // Quotes pushed by a caller (the console's POST /console/api/quotes {symbol,bid,ask}). Decimal
 // prices become ticks exactly; a price with more decimals than the symbol's digits is refused, not
 // rounded. A valid push is published like any other tick.
-import type { Quote } from '../../engine/types.js';
-import type { Clock } from '../clock.js';
+import type { Quote, Ticks } from '../../engine/types.js';
+import type { Clock } from '../../base/clock.js';
 import { toTicks } from '../ticks.js';
 import type { PriceSource, QuoteSink } from './source.js';
 
@@ -47,7 +47,7 @@ export class PushSource implements PriceSource {
   }
 }
 
-function priceTicks(value: unknown, digits: number): number | null {
+function priceTicks(value: unknown, digits: number): Ticks | null {
   if (typeof value !== 'number') return null;
   const ticks = toTicks(value, digits);
   return ticks !== null && ticks >= 1 ? ticks : null;

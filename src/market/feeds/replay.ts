@@ -1,7 +1,7 @@
 // Replays a validated tape, keeping the gaps between rows relative to the first one, divided by
 // `speed`. Rows are stamped with the time they are published (the file's ts only paces them), so
 // a tape recorded last year still yields current quotes for the engine and the streams.
-import type { Clock, CancelTimer, Scheduler } from '../clock.js';
+import type { Clock, CancelTimer, Scheduler } from '../../base/clock.js';
 import type { ReplayTape } from './replay-file.js';
 import type { PriceSource, QuoteSink } from './source.js';
 

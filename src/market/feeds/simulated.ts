@@ -2,10 +2,10 @@
 // session is open. The walk steps from the latest published quote whatever its source, so a pushed
 // price moves the simulation too (DECISIONS "Prices": a pushed quote is a tick like any other).
 import type { Quote } from '../../engine/types.js';
-import type { CancelTimer, Clock, Scheduler } from '../clock.js';
+import type { CancelTimer, Clock, Scheduler } from '../../base/clock.js';
 import { checkMarketSymbol, type MarketSymbol } from '../market-symbol.js';
 import { Xoshiro128 } from '../prng.js';
-import { compileSession, isSessionOpen, type CompiledSession } from '../session.js';
+import { compileSession, isSessionOpen, type CompiledSession } from '../../engine/market-session.js';
 import { MAX_EXACT_TICKS } from '../ticks.js';
 import type { PriceSource, QuoteSink } from './source.js';
 

@@ -15,7 +15,7 @@ import type { Transport } from '../../../src/fix/session/outbox.js';
 import type { SessionConfig, SessionLog } from '../../../src/fix/session/types.js';
 import type { AppConfig, KeyScope } from '../../../src/config/types.js';
 import type { AccountRecord, Quote, SessionSpec, SymbolSpec } from '../../../src/engine/types.js';
-import { compileSession } from '../../../src/market/session.js';
+import { compileSession } from '../../../src/engine/market-session.js';
 import type { KeyRecord } from '../../../src/store/records.js';
 import { validateFix44 } from '../../fix/support/qf-validator.js';
 import { FakeShard } from './fake-shard.js';

@@ -1,6 +1,6 @@
 // Virtual time for the price sources: a clock that moves only when the test says so and runs the
 // timers that fall due on the way, in due order (ties in the order they were armed).
-import type { CancelTimer, Clock, Scheduler } from '../../../src/market/clock.js';
+import type { CancelTimer, Clock, Scheduler } from '../../../src/base/clock.js';
 
 interface Timer { readonly dueMs: number; readonly order: number; readonly task: () => void; cancelled: boolean }
 

@@ -2,9 +2,9 @@
 // `kill_switch_log` [user, seq] the journal of every trigger and reset with its report. A trigger's
 // journal entry and state are durable before any account is touched, so a crash in between is
 // finished at the next start (see KillSwitches.reconcile).
-import type { UnixMs } from '../engine/types.js';
-import type { Store } from '../store/store.js';
-import { table } from '../store/table.js';
+import type { UnixMs } from '../../engine/types.js';
+import type { Store } from '../../store/store.js';
+import { table } from '../../store/table.js';
 import type { KillReport } from './report.js';
 import type { KillSwitchAction, KillSwitchActor, KillSwitchState } from './state.js';
 

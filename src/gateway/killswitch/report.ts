@@ -2,10 +2,10 @@
 // volume and price, from each close's result), the pending orders it cancelled, and what it could
 // not do: a position that failed to close (market closed, no quote) or an account whose shard could
 // not be reached.
-import type { KillSwitchResult, OrderRecord, SymbolSpec } from '../engine/types.js';
-import { centilotsToLots } from '../market/ticks.js';
-import { closedJson, type ClosedJson } from '../gateway/close-json.js';
-import type { ErrorJson } from '../gateway/webhooks/signal-log.js';
+import type { KillSwitchResult, OrderRecord, SymbolSpec } from '../../engine/types.js';
+import { centilotsToLots } from '../../market/ticks.js';
+import { closedJson, type ClosedJson } from '../close-json.js';
+import type { ErrorJson } from '../webhooks/signal-log.js';
 
 export interface CancelledEntry {
   readonly login: string;

@@ -1,18 +1,18 @@
 // The symbol table, the last quote per symbol, each symbol's compiled trading session, and the
 // currency conversion routes (DECISIONS "Prices": through the quote of the matching pair). Shared by
 // the engine and the main thread's read model; it holds quotes but never reads a clock.
-import { compileSession, isSessionOpen, SessionSpecError, type CompiledSession } from '../market/session.js';
+import { compileSession, isSessionOpen, SessionSpecError, type CompiledSession } from './market-session.js';
 import { describe, EngineInitError, isRecord, symbolSpecProblem } from './checks.js';
 import { mulExact, RATIO_ONE, type ExactInt, type Ratio } from './exact.js';
 import type { Quote, SymbolSpec, UnixMs } from './types.js';
 
-export interface MarketSymbol {
+export interface Instrument {
   readonly spec: SymbolSpec;
   readonly session: CompiledSession;
   /** 10^digits: ticks per price unit. */
   readonly scale: number;
   quote: Quote | null;
-  /** Conversion routes into each account currency seen so far (see Market.routesFor). */
+  /** Conversion routes into each account currency seen so far (see Instruments.routesFor). */
   readonly routes: Map<string, SymbolRoutes>;
 }
 
@@ -20,17 +20,17 @@ export interface MarketSymbol {
 export interface SymbolRoutes { readonly margin: Route | null; readonly profit: Route | null }
 
 /** One conversion step through a pair's quote: from→to pair × bid, to→from pair ÷ ask. */
-interface RouteLeg { readonly via: MarketSymbol; readonly multiply: boolean }
+interface RouteLeg { readonly via: Instrument; readonly multiply: boolean }
 /** Empty when both currencies are the same. */
 export type Route = readonly RouteLeg[];
 
 const CROSS_CURRENCY = 'USD';
 
-export class Market {
+export class Instruments {
   readonly specs: readonly SymbolSpec[];
-  private readonly bySymbol = new Map<string, MarketSymbol>();
+  private readonly bySymbol = new Map<string, Instrument>();
   /** "BASE/QUOTE" → the first symbol trading that pair. */
-  private readonly pairs = new Map<string, MarketSymbol>();
+  private readonly pairs = new Map<string, Instrument>();
   private readonly routes = new Map<string, Map<string, Route | null>>();
   private version = 0;
 
@@ -48,7 +48,7 @@ export class Market {
         if (err instanceof SessionSpecError) throw new EngineInitError(`symbol ${spec.name}: session ${err.field}: ${err.message}`);
         throw err;
       }
-      const sym: MarketSymbol = { spec, session, scale: 10 ** spec.digits, quote: null, routes: new Map() };
+      const sym: Instrument = { spec, session, scale: 10 ** spec.digits, quote: null, routes: new Map() };
       this.bySymbol.set(spec.name, sym);
       if (spec.baseCurrency !== null) {
         const pair = `${spec.baseCurrency}/${spec.quoteCurrency}`;
@@ -57,7 +57,7 @@ export class Market {
     }
   }
 
-  symbol(name: string): MarketSymbol | undefined {
+  symbol(name: string): Instrument | undefined {
     return this.bySymbol.get(name);
   }
 
@@ -79,7 +79,7 @@ export class Market {
     return this.version;
   }
 
-  isOpen(sym: MarketSymbol, nowMs: UnixMs): boolean {
+  isOpen(sym: Instrument, nowMs: UnixMs): boolean {
     return isSessionOpen(sym.session, nowMs);
   }
 
@@ -118,7 +118,7 @@ export class Market {
   }
 
   /** The margin (base or quote currency) and profit (quote currency) routes into `currency`. */
-  routesFor(sym: MarketSymbol, currency: string): SymbolRoutes {
+  routesFor(sym: Instrument, currency: string): SymbolRoutes {
     let routes = sym.routes.get(currency);
     if (routes === undefined) {
       routes = { margin: this.route(sym.spec.baseCurrency ?? sym.spec.quoteCurrency, currency), profit: this.route(sym.spec.quoteCurrency, currency) };
@@ -128,7 +128,7 @@ export class Market {
   }
 
   /** Quote currency → `currency` at the current quotes. */
-  profitRate(sym: MarketSymbol, currency: string): Ratio | null {
+  profitRate(sym: Instrument, currency: string): Ratio | null {
     const route = this.routesFor(sym, currency).profit;
     return route === null ? null : this.rate(route);
   }

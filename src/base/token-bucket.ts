@@ -4,7 +4,7 @@
 // Exact integer arithmetic: one token is 1000 units, so a rate of r tokens/s refills exactly r
 // units per elapsed millisecond. Rates and times are integers, so the level is always an integer
 // number of units and never drifts the way accumulated float fractions would.
-import type { UnixMs } from '../../engine/types.js';
+import type { UnixMs } from '../engine/types.js';
 
 export const UNITS_PER_TOKEN = 1000;
 

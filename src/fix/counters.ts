@@ -19,9 +19,9 @@ const slotOf = (msgType: string): number => {
   return i < 0 ? TYPES.indexOf('other') : i;
 };
 
-export type FixDirection = 'in' | 'out';
-
 export class FixCounters {
+  /** Every MsgType label a count is kept under. */
+  readonly countedTypes: readonly string[] = TYPES;
   private readonly slots: BigInt64Array;
 
   constructor(readonly sab: SharedArrayBuffer = new SharedArrayBuffer(SLOTS * 8)) {
@@ -36,7 +36,7 @@ export class FixCounters {
   ended(): void { Atomics.sub(this.slots, SESSIONS, 1n); }
 
   /** `msgType` '' is a session-level message the gateway sent. */
-  message(direction: FixDirection, msgType: string): void {
+  message(direction: 'in' | 'out', msgType: string): void {
     Atomics.add(this.slots, (direction === 'in' ? FIRST_IN : FIRST_OUT) + slotOf(msgType), 1n);
   }
 
@@ -44,9 +44,7 @@ export class FixCounters {
 
   logons(): number { return Number(Atomics.load(this.slots, LOGONS)); }
 
-  messages(direction: FixDirection, msgType: string): number {
+  messages(direction: 'in' | 'out', msgType: string): number {
     return Number(Atomics.load(this.slots, (direction === 'in' ? FIRST_IN : FIRST_OUT) + slotOf(msgType)));
   }
 }
-
-export const FIX_COUNTED_TYPES: readonly string[] = TYPES;

@@ -2,11 +2,12 @@
 // frame (the shards work in parallel, each journaling its share with one sync), and the answers
 // make one report. A shard whose queue is full is backpressure, not a refusal: its share is sent
 // again until it gets through or a bound passes, and only then are its accounts reported failed.
-import type { SetKillSwitch, SymbolSpec } from '../engine/types.js';
-import type { Clock } from '../market/clock.js';
-import { ShardBusyError, type Reply } from '../shard/calls.js';
-import type { ShardPool } from '../shard/pool.js';
-import type { Logger } from '../util/log.js';
+import type { SetKillSwitch, SymbolSpec } from '../../engine/types.js';
+import type { Clock } from '../../base/clock.js';
+import { ShardBusyError, type Reply } from '../../shard/calls.js';
+import type { ShardPool } from '../../shard/pool.js';
+import type { Logger } from '../../base/log.js';
+import type { ErrorJson } from '../webhooks/signal-log.js';
 import { buildReport, type AccountOutcome, type KillReport } from './report.js';
 
 const BUSY_RETRY_MS = 2000;
@@ -44,7 +45,7 @@ async function sendShare(deps: SweepDeps, logins: readonly string[], cmd: (login
     } catch (err) {
       if (err instanceof ShardBusyError && deps.clock.nowMs() < giveUpAtMs) { await sleep(waitMs); continue; }
       deps.log.error({ err, logins: logins.length }, 'kill switch command failed');
-      const error = { name: err instanceof ShardBusyError ? 'rate_limited' : 'internal_error', message: (err as Error).message };
+      const error: ErrorJson = { name: err instanceof ShardBusyError ? 'rate_limited' : 'internal_error', message: (err as Error).message };
       return logins.map((login) => ({ t: 'failed', login, error }));
     }
   }

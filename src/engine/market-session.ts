@@ -2,7 +2,7 @@
 // `nowMs`. A weekly window is a [open, close) interval of the week (minute 0 = Sunday 00:00) in a
 // fixed UTC offset; a window whose open lies after its close (Fri 22:00 → Mon 01:00) wraps over the
 // week's end. The FX week, Sun 23:05 → Fri 23:55 at +03:00, does not wrap.
-import type { SessionSpec, WeeklySession } from '../engine/types.js';
+import type { SessionSpec, UnixMs, WeeklySession } from './types.js';
 
 const MINUTES_PER_DAY = 1440;
 const MINUTES_PER_WEEK = 7 * MINUTES_PER_DAY;
@@ -50,13 +50,13 @@ export function compileSession(spec: SessionSpec): CompiledSession {
 }
 
 /** Minute of the week (0 = Sunday 00:00) at `nowMs` in a zone `offsetMinutes` east of UTC. */
-export function minuteOfWeek(nowMs: number, offsetMinutes: number): number {
+export function minuteOfWeek(nowMs: UnixMs, offsetMinutes: number): number {
   const localMinutes = Math.floor(nowMs / MS_PER_MINUTE) + offsetMinutes;
   const shifted = localMinutes + EPOCH_WEEKDAY * MINUTES_PER_DAY;
   return ((shifted % MINUTES_PER_WEEK) + MINUTES_PER_WEEK) % MINUTES_PER_WEEK;
 }
 
-export function isSessionOpen(session: CompiledSession, nowMs: number): boolean {
+export function isSessionOpen(session: CompiledSession, nowMs: UnixMs): boolean {
   if (session.always) return true;
   const m = minuteOfWeek(nowMs, session.offsetMinutes);
   return session.openMinute < session.closeMinute

@@ -4,16 +4,16 @@
 // shards close and cancel in parallel, each in one committed batch; the report collects what each
 // did. The account switch is one account's flag. The engine refuses every non-manual trading call
 // of a halted account (REST, FIX, webhooks) with kill_switch_active, so no gateway checks it twice.
-import { ApiError } from '../gateway/errors.js';
-import type { ServiceMetrics } from '../gateway/metrics/service-metrics.js';
-import type { WebhookBook } from '../gateway/webhooks/webhook-book.js';
-import { iso } from '../gateway/wire.js';
-import type { ReadModel } from '../shard/read-model.js';
-import { USERS, type UserRecord } from '../store/records.js';
-import type { Store } from '../store/store.js';
+import { ApiError } from '../errors.js';
+import type { ServiceMetrics } from '../metrics/service-metrics.js';
+import type { WebhookBook } from '../webhooks/webhook-book.js';
+import { iso } from '../wire.js';
+import type { ReadModel } from '../../shard/read-model.js';
+import { USERS, type UserRecord } from '../../store/records.js';
+import type { Store } from '../../store/store.js';
 import { armed, KillStore, type KillSwitchLogEntry, type KillSwitchRecord } from './kill-store.js';
 import type { FailedEntry, KillReport } from './report.js';
-import { TRANSITIONS, type KillSwitchActor, type KillSwitchState } from './state.js';
+import { killSwitchTransition, type KillSwitchAction, type KillSwitchActor, type KillSwitchState } from './state.js';
 import { sweep, type SweepDeps } from './sweep.js';
 
 export interface KillSwitchDeps extends SweepDeps {
@@ -26,6 +26,8 @@ export interface KillSwitchDeps extends SweepDeps {
 export interface KillSwitchView { readonly user: string; readonly state: KillSwitchState; readonly since: string }
 export type TriggerAnswer = KillSwitchView & KillReport & { readonly paused_webhooks: readonly string[] };
 export interface ResetAnswer extends KillSwitchView { readonly released: readonly string[]; readonly failed: readonly FailedEntry[] }
+/** What one step of the table did: the new state, and the report of its effect (empty for none). */
+interface Applied { readonly view: KillSwitchView; readonly report: KillReport; readonly paused: readonly string[] }
 export type AccountKillAnswer = { readonly login: string; readonly active: boolean } & Omit<KillReport, 'accounts'>;
 
 export class KillSwitches {
@@ -59,19 +61,8 @@ export class KillSwitches {
   trigger(user: string, actor: KillSwitchActor): Promise<TriggerAnswer> {
     this.requireUser(user);
     return this.serial(user, async () => {
-      const nowMs = this.deps.clock.nowMs();
-      const prev = this.states.get(user) ?? armed(user, nowMs);
-      const { next } = TRANSITIONS[prev.state].trigger;
-      const record: KillSwitchRecord = { ...prev, state: next, sinceMs: prev.state === next ? prev.sinceMs : nowMs };
-      // Signals see the switch at once; the journal entry is durable before any account is touched.
-      this.states.set(user, record);
-      if (prev.state !== next) this.deps.metrics.killSwitchTriggered('user');
-      const entry = await this.kills.record(record, { atMs: nowMs, action: 'trigger', actor, state: next, report: null });
-      const paused = await this.deps.book.pauseAllOf(user);
-      const report = await sweep(this.deps, this.loginsOf(user), (login) => ({ kind: 'killSwitch', login, scope: 'user', active: true }));
-      this.keepReport(user, entry, report);
-      this.deps.log.warn({ user, actor, closed: report.closed.length, cancelled: report.cancelled.length, failed: report.failed.length }, 'kill switch triggered');
-      return { user, state: next, since: iso(record.sinceMs), ...report, paused_webhooks: paused };
+      const { view, report, paused } = await this.apply(user, 'trigger', actor);
+      return { ...view, ...report, paused_webhooks: paused };
     });
   }
 
@@ -82,18 +73,9 @@ export class KillSwitches {
   reset(user: string, actor: KillSwitchActor): Promise<ResetAnswer> {
     this.requireUser(user);
     return this.serial(user, async () => {
-      const nowMs = this.deps.clock.nowMs();
-      const prev = this.states.get(user) ?? armed(user, nowMs);
-      const { next, effect } = TRANSITIONS[prev.state].reset;
-      const record: KillSwitchRecord = { ...prev, state: next, sinceMs: prev.state === next ? prev.sinceMs : nowMs };
-      const entry = await this.kills.record(record, { atMs: nowMs, action: 'reset', actor, state: next, report: null });
-      this.states.set(user, record);
-      if (effect !== 'release') return { user, state: next, since: iso(record.sinceMs), released: [], failed: [] };
-      const report = await sweep(this.deps, this.loginsOf(user), (login) => ({ kind: 'killSwitch', login, scope: 'user', active: false }));
-      this.keepReport(user, entry, report);
-      this.deps.log.warn({ user, actor }, 'kill switch reset');
+      const { view, report } = await this.apply(user, 'reset', actor);
       const failedLogins = new Set(report.failed.map((f) => f.login));
-      return { user, state: next, since: iso(record.sinceMs), released: report.accounts.filter((l) => !failedLogins.has(l)), failed: report.failed };
+      return { ...view, released: report.accounts.filter((l) => !failedLogins.has(l)), failed: report.failed };
     });
   }
 
@@ -131,6 +113,48 @@ export class KillSwitches {
       this.keepReport(user, entry, report);
       this.deps.log.warn({ user, accounts: logins, active, closed: report.closed.length, failed: report.failed.length }, 'kill switch: accounts reconciled');
     })));
+  }
+
+  /**
+   * One step of the table (state.ts): the new state is recorded and the transition's effect carried
+   * out. A halt is seen in memory at once (signals stop before the journal entry is durable); any
+   * other new state only once it is durable.
+   */
+  private async apply(user: string, action: KillSwitchAction, actor: KillSwitchActor): Promise<Applied> {
+    const nowMs = this.deps.clock.nowMs();
+    const prev = this.states.get(user) ?? armed(user, nowMs);
+    const { next, effect } = killSwitchTransition(prev.state, action);
+    const record: KillSwitchRecord = { ...prev, state: next, sinceMs: prev.state === next ? prev.sinceMs : nowMs };
+    const view: KillSwitchView = { user, state: next, since: iso(record.sinceMs) };
+    const seenAtOnce = effect === 'halt';
+    if (seenAtOnce) {
+      this.states.set(user, record);
+      if (prev.state !== next) this.deps.metrics.killSwitchTriggered('user');
+    }
+    const entry = await this.kills.record(record, { atMs: nowMs, action, actor, state: next, report: null });
+    if (!seenAtOnce) this.states.set(user, record);
+    switch (effect) {
+      case 'none':
+        return { view, report: { accounts: [], closed: [], cancelled: [], failed: [] }, paused: [] };
+      case 'halt': {
+        const paused = await this.deps.book.pauseAllOf(user);
+        const report = await this.sweepUser(user, entry, true);
+        this.deps.log.warn({ user, actor, closed: report.closed.length, cancelled: report.cancelled.length, failed: report.failed.length }, 'kill switch triggered');
+        return { view, report, paused };
+      }
+      case 'release': {
+        const report = await this.sweepUser(user, entry, false);
+        this.deps.log.warn({ user, actor }, 'kill switch reset');
+        return { view, report, paused: [] };
+      }
+    }
+  }
+
+  /** Halts (active) or releases every account of the user; the report joins the journal entry. */
+  private async sweepUser(user: string, entry: KillSwitchLogEntry, active: boolean): Promise<KillReport> {
+    const report = await sweep(this.deps, this.loginsOf(user), (login) => ({ kind: 'killSwitch', login, scope: 'user', active }));
+    this.keepReport(user, entry, report);
+    return report;
   }
 
   /** Resolves once no trigger or reset is running and every report is stored (shutdown). */
