@@ -77,8 +77,8 @@ describe('crash between a journal sync and its checkpoint, and during a checkpoi
   async function compare(faults: unknown): Promise<void> {
     const crashed = tempDir();
     const first = await start(crashed, { shards: 1 }, faults);
-    const answered = await sequential(first, 400);
-    expect(answered).toBeLessThan(400);
+    const answered = await sequential(first, 2000);
+    expect(answered).toBeLessThan(2000);
     await first.kill();
     const restarted = await start(crashed, { shards: 1 });
     expect(await restarted.stop()).toBe(0);
@@ -104,7 +104,9 @@ describe('crash between a journal sync and its checkpoint, and during a checkpoi
   }, 120_000);
 
   it('recovers from a checkpoint killed midway to the state of a clean run', async () => {
-    await compare({ checkpoint: { crash_during: 2 } });
+    // Not the first few: start-up's own writes (the fixture's accounts) may take a checkpoint or
+    // three on a loaded machine, and a crash there would come before the service is ready.
+    await compare({ checkpoint: { crash_during: 6 } });
   }, 120_000);
 });
 
