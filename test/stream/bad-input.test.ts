@@ -91,9 +91,11 @@ describe('bad client messages', () => {
       fc.pre(text.length <= 16_000);
       const id = ++n;
       s.send(text);
-      const answer = await s.take((m) => m.id === id);
+      // An op refused for the rate is not read, so its error has no id (docs/stream.md); snapshot
+      // pages spend the same budget, so a fast run of subscribes can meet it.
+      const answer = await s.take((m) => m.id === id || (m.channel === 'error' && m.id === null));
       expect(['subscribed', 'unsubscribed', 'pong', 'error']).toContain(answer.channel);
-      if (answer.channel === 'error') expect(['bad_request', 'not_found', 'rate_limited']).toContain(answer.name);
+      if (answer.channel === 'error') expect(answer.id === null ? ['rate_limited'] : ['bad_request', 'not_found', 'rate_limited']).toContain(answer.name);
     }), { numRuns: 80 });
     await stillStreaming(s);
     await s.close();
