@@ -1,7 +1,7 @@
 # Two commands on a fresh machine: `make run` and `make test`.
 NODE_MODULES_STAMP := node_modules/.installed
 
-.PHONY: run cluster build test check typecheck lint bench soak screenshots clean
+.PHONY: run cluster build test check typecheck lint bench soak kill-soak screenshots clean
 
 $(NODE_MODULES_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -34,6 +34,10 @@ bench: build
 # 30 minutes of steady mixed load at the documented limits, memory sampled (SOAK_MINUTES=2 for a look).
 soak: build
 	node dist/bench/soak.js
+
+# The kill -9 test of the suite, a hundred crashes long instead of twenty.
+kill-soak: build
+	TAS_KILL_CYCLES=100 npx vitest run test/durability/kill-cycles.test.ts
 
 # Every console page at desktop width and 375 px, into docs/screenshots/ (headless Chromium).
 screenshots: build
