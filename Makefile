@@ -37,7 +37,7 @@ soak: build
 
 # The kill -9 test of the suite, a hundred crashes long instead of twenty.
 kill-soak: build
-	TAS_KILL_CYCLES=100 npx vitest run test/durability/kill-cycles.test.ts
+	KILL_SOAK_CYCLES=100 npx vitest run test/durability/kill-cycles.test.ts
 
 # Every console page at desktop width and 375 px, into docs/screenshots/ (headless Chromium).
 screenshots: build

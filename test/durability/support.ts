@@ -66,9 +66,18 @@ export function orderLoad(server: RunningServer, logins: readonly string[], pref
   return { sent, acked, done, stop: () => { stopped = true; } };
 }
 
-/** Resolves once `acked` holds `count` entries (awaited turn by turn, no sleeping). */
+/**
+ * Resolves once `acked` holds `count` entries (awaited turn by turn, no sleeping); throws as soon
+ * as the load ends short of it (a lane got an answer that was not a fill), instead of waiting out
+ * the test's timeout.
+ */
 export async function untilAcked(load: Load, count: number): Promise<void> {
-  while (load.acked.size < count) await new Promise((r) => setImmediate(r));
+  const outcome: { ended: boolean; failure: unknown } = { ended: false, failure: null };
+  load.done.then(() => { outcome.ended = true; }, (failure: unknown) => { outcome.ended = true; outcome.failure = failure; });
+  while (load.acked.size < count) {
+    if (outcome.ended) throw outcome.failure ?? new Error(`the load ended with ${load.acked.size} of ${count} orders acknowledged`);
+    await new Promise((r) => setImmediate(r));
+  }
 }
 
 /** Drops what differs between two runs of the same commands: wall-clock times. */
