@@ -378,7 +378,7 @@ async function main(): Promise<void> {
     answers.forEach((items, peer) => {
       if (items.length > 0) outgoing[peer]!.push({ t: 'batch', shard: data.shard, lsn: reportedLsn, accounts: [], items: items.splice(0) });
     });
-    const started = upkeep.run(Date.now(), r);
+    const started = upkeep.run(Date.now(), r, inbox.readable);
     // A replica's quotes are the journaled ones: its live P&L follows the writer's prices less closely.
     const live = r.core.live.sweep(Date.now());
     if (live !== null) outgoing[MAIN]!.push(live);

@@ -108,7 +108,7 @@ async function main(): Promise<void> {
       }
     }
     const nowMs = Date.now();
-    const started = upkeep.run(nowMs, target);
+    const started = upkeep.run(nowMs, target, inbox.readable);
     const live = core.live.sweep(nowMs);
     if (live !== null) toMain.push(live);
     while (toMain.length > 0) await writeFrame(writers[MAIN]!, toMain.shift()!);

@@ -57,6 +57,21 @@ describe('FrameWriter / FrameReader', () => {
     expect(drainAll(reader)).toEqual([{ newShape: 3, other: 4 }, { a: 5 }]);
   });
 
+  it('a refused frame retried is copied, not encoded again, and arrives once in its place', () => {
+    const { writer, reader } = frames<Record<string, unknown>>(256);
+    while (writer.tryWrite({ a: 1 }));
+    let encoded = 0;
+    const big = Object.defineProperty({ shape: 'new' }, 'list', { enumerable: true, get: () => { encoded++; return [1, 2, 3]; } });
+    expect(writer.tryWrite(big)).toBe(false);
+    expect(writer.tryWrite(big)).toBe(false);
+    const before = drainAll(reader);
+    expect(writer.tryWrite(big)).toBe(true);
+    expect(encoded).toBe(1);
+    expect(writer.tryWrite({ shape: 'again', list: [] })).toBe(true);
+    expect(before.every((v) => v['a'] === 1)).toBe(true);
+    expect(drainAll(reader)).toEqual([{ shape: 'new', list: [1, 2, 3] }, { shape: 'again', list: [] }]);
+  });
+
   it('a value msgpackr cannot encode throws, writes nothing and leaves the stream intact', () => {
     const { writer, reader } = frames<Record<string, unknown>>(1024);
     expect(writer.tryWrite({ x: 1 })).toBe(true);
@@ -76,18 +91,23 @@ describe('FrameWriter / FrameReader', () => {
     const step = fc.oneof(
       { weight: 4, arbitrary: plain.map((value) => ({ value })) },
       { weight: 1, arbitrary: fc.integer({ min: 1, max: 6 }).map((drain) => ({ drain })) },
+      // The writer's retry path: the last refused value again (after a drain, it may fit).
+      { weight: 1, arbitrary: fc.constant({ retry: true }) },
     );
     fc.assert(fc.property(fc.integer({ min: 6, max: 10 }), fc.array(step, { maxLength: 150 }), (log2, steps) => {
       const { writer, reader } = frames<unknown>(2 ** log2);
       const accepted: unknown[] = [];
       const received: unknown[] = [];
+      let refused: { value: unknown } | null = null;
       for (const s of steps) {
         if ('drain' in s) {
           received.push(...drainAll(reader, s.drain));
           continue;
         }
+        const value: unknown = 'retry' in s ? refused?.value : s.value;
+        if ('retry' in s && refused === null) continue;
         try {
-          if (writer.tryWrite(s.value)) accepted.push(s.value);
+          if (writer.tryWrite(value)) { accepted.push(value); refused = null; } else refused = { value };
         } catch (err) {
           expect(err).toBeInstanceOf(RangeError); // only "too large for this ring"
         }

@@ -103,7 +103,9 @@ export class KillSwitches {
     const stale = new Map<string, string[]>();
     for (const a of this.deps.readModel.allAccounts()) {
       if (a.userHalted === this.isTriggered(a.user)) continue;
-      stale.set(a.user, [...(stale.get(a.user) ?? []), a.login]);
+      const logins = stale.get(a.user);
+      if (logins === undefined) stale.set(a.user, [a.login]);
+      else logins.push(a.login);
     }
     await Promise.all([...stale].map(([user, logins]) => this.serial(user, async () => {
       const active = this.isTriggered(user);

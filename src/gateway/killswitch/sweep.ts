@@ -26,7 +26,9 @@ export async function sweep(deps: SweepDeps, logins: readonly string[], cmd: (lo
   const byShard = new Map<number, string[]>();
   for (const login of logins) {
     const shard = deps.pool.client.shardOf(login);
-    byShard.set(shard, [...(byShard.get(shard) ?? []), login]);
+    const share = byShard.get(shard);
+    if (share === undefined) byShard.set(shard, [login]);
+    else share.push(login);
   }
   const outcomes = new Map<string, AccountOutcome>();
   await Promise.all([...byShard.values()].map(async (share) => {
