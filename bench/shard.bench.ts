@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import type { Command, SymbolSpec } from '../src/engine/types.js';
 import { QuoteBoard } from '../src/market/quote-board.js';
 import { ShardPool } from '../src/shard/pool.js';
+import { SYNC_BUCKETS_US, type Histogram } from '../src/shard/stats.js';
 import type { ShardIdle } from '../src/config/types.js';
 import { IDLE_STRATEGIES } from '../src/ring/index.js';
 import { createLogger } from '../src/base/log.js';
@@ -72,7 +73,34 @@ export async function fixedRate(pool: ShardPool, logins: readonly string[], rate
   return { p50: hist.getValueAtPercentile(50), p99: hist.getValueAtPercentile(99) };
 }
 
-async function runPool(idle: ShardIdle): Promise<{ maxRate: number; at2k: { p50: number; p99: number } }> {
+/** The journal syncs of every shard between two readings of their figures. */
+interface Syncs { readonly counts: readonly number[]; readonly sumUs: number }
+
+function syncsOf(pool: ShardPool): Syncs {
+  const hists: Histogram[] = pool.figures().map((f) => f.syncMicros);
+  return { counts: hists[0]!.counts.map((_, i) => hists.reduce((n, h) => n + h.counts[i]!, 0)), sumUs: hists.reduce((n, h) => n + h.sum, 0) };
+}
+
+/** The bound of the histogram bucket that holds quantile q of the syncs between two readings ('>' past the last). */
+function syncQuantile(before: Syncs, after: Syncs, q: number): string {
+  const counts = after.counts.map((c, i) => c - before.counts[i]!);
+  const total = counts.reduce((a, b) => a + b, 0);
+  let seen = 0;
+  for (let i = 0; i < counts.length; i++) {
+    seen += counts[i]!;
+    if (seen >= q * total) return i < SYNC_BUCKETS_US.length ? `<= ${us(SYNC_BUCKETS_US[i]!)}` : `> ${us(SYNC_BUCKETS_US.at(-1)!)}`;
+  }
+  return '-';
+}
+
+interface PoolRun {
+  readonly maxRate: number;
+  readonly at2k: { p50: number; p99: number };
+  /** The shards' own journal syncs during the fixed-rate run. */
+  readonly syncs: { readonly p50: string; readonly p99: string; readonly meanUs: number; readonly count: number };
+}
+
+async function runPool(idle: ShardIdle): Promise<PoolRun> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-bench-shard-'));
   const log = createLogger('warn');
   const board = QuoteBoard.create([SYMBOL.name]);
@@ -96,8 +124,12 @@ async function runPool(idle: ShardIdle): Promise<{ maxRate: number; at2k: { p50:
     pool.client.tick(quote);
     await throughput(pool, logins, 2000, 64); // warm-up
     const maxRate = await throughput(pool, logins, 40_000, 512);
+    const before = syncsOf(pool);
     const at2k = await fixedRate(pool, logins, 2000, 5);
-    return { maxRate, at2k };
+    const after = syncsOf(pool);
+    const count = after.counts.reduce((a, b) => a + b, 0) - before.counts.reduce((a, b) => a + b, 0);
+    const syncs = { p50: syncQuantile(before, after, 0.5), p99: syncQuantile(before, after, 0.99), meanUs: (after.sumUs - before.sumUs) / count, count };
+    return { maxRate, at2k, syncs };
   } finally {
     await pool.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -111,11 +143,15 @@ export async function benchShard(): Promise<Row[]> {
   fs.rmSync(floorDir, { recursive: true, force: true });
   const rows: Row[] = [{ name: 'fdatasync floor (data volume)', median: us(floor.p50Us), p99: us(floor.p99Us), note: 'one fdatasync of a 128 B write' }];
   for (const idle of IDLE_ORDER) {
-    const { maxRate, at2k } = await runPool(idle);
+    const { maxRate, at2k, syncs } = await runPool(idle);
     const tag = idle === DEFAULT_IDLE ? '' : ` [shard_idle ${idle}]`;
     rows.push(
       { name: `durable orders, 512 in flight, 2 shards${tag}`, median: '-', p99: '-', throughput: perSec(maxRate), note: 'goal >= 100k/s' },
       { name: `durable order ack at fixed 2k/s${tag}`, median: us(at2k.p50), p99: us(at2k.p99), note: `goal p50 <= floor + 150 µs = ${us(floor.p50Us + 150)}, p99 <= 1 ms` },
+      {
+        name: `  its journal syncs in the shards${tag}`, median: syncs.p50, p99: syncs.p99,
+        note: `mean ${us(syncs.meanUs)} over ${syncs.count} syncs of 2 shards (the shards' sync histogram); the floor above is one thread alone`,
+      },
     );
   }
   return rows;
