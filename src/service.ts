@@ -45,6 +45,7 @@ import { seedStore } from './store/seed.js';
 import { openStore, SYMBOLS, type Store } from './store/store.js';
 import { parseCidr, type Cidr } from './base/ip.js';
 import type { Logger } from './base/log.js';
+import { ownMemory } from './base/thread-memory.js';
 
 const CLIENT_ID_RETENTION_MS = 24 * 3600_000;
 /** The main thread's tables a cluster's nodes share (src/cluster/shared-tables.ts). */
@@ -206,6 +207,11 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
   const fixCounters = new FixCounters();
   metrics.readFix(fixCounters);
   const fix = await startFixGateway({ ...ctx, counters: fixCounters }, onFatal);
+  metrics.readThreads(() => [
+    { thread: 'main', memory: ownMemory() },
+    { thread: 'fix', memory: fix.memory() },
+    ...pool.memory().map((memory, shard) => ({ thread: `shard-${shard}`, memory })),
+  ]);
   await shared?.watch(store, {
     [KEYS.name]: (id) => ctx.auth.keys.reload(id as string),
     [WEBHOOKS.name]: (id) => webhooks.book.reload(id as string),

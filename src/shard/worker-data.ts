@@ -23,6 +23,8 @@ export interface ShardWorkerData {
   readonly haltedKeys: readonly { readonly login: string; readonly keyId: string }[];
   /** The shard's figures for metrics (stats.ts). */
   readonly stats: SharedArrayBuffer;
+  /** The shard thread's memory figures for metrics (src/base/thread-memory.ts). */
+  readonly memory: SharedArrayBuffer;
   /** Rings into the shard, indexed by peer (main, fix); they share the shard's doorbell. */
   readonly inbound: readonly RingChannel[];
   /** Rings out of the shard, indexed by peer. */

@@ -12,6 +12,7 @@ import { FsJournalIo, type JournalIo } from '../store/journal/io.js';
 import { JournalWriter } from '../store/journal/writer.js';
 import { openShardStore } from '../store/store.js';
 import { createLogger } from '../base/log.js';
+import { ThreadMemoryBoard } from '../base/thread-memory.js';
 import { QuoteBoard } from '../market/quote-board.js';
 import { FAULTS_VARIABLE } from '../config/env.js';
 import { ShardCore, PEERS, MAIN, type Inbound, type Peer } from './core.js';
@@ -48,6 +49,7 @@ function checkpointCrashAt(): number | undefined {
 }
 
 async function main(): Promise<void> {
+  new ThreadMemoryBoard(data.memory).recordOwn();
   const store = openShardStore(data.dataDir, data.shard, data.durability);
   const io = journalIo();
   const crashAt = checkpointCrashAt();
