@@ -97,7 +97,7 @@ async function main(): Promise<void> {
 
   const build = (): Replica => {
     const recovered = recoverShard(store, new FsJournalIo('none'), {
-      shard: data.shard, symbols: data.symbols, clientIdRetentionMs: data.clientIdRetentionMs, haltedKeys: data.haltedKeys,
+      shard: data.shard, symbols: data.symbols, clientIdRetentionMs: data.clientIdRetentionMs, clientIdMemoryMs: data.clientIdMemoryMs, haltedKeys: data.haltedKeys,
       marginPolicy: data.marginPolicy, nowMs: Date.now(),
     });
     const { engine, checkpoint } = recovered;

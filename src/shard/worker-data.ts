@@ -17,6 +17,8 @@ export interface ShardWorkerData {
   readonly marginPolicy: MarginPolicy;
   readonly board: { readonly sab: SharedArrayBuffer; readonly symbols: readonly string[] };
   readonly clientIdRetentionMs: number;
+  /** Client ids younger than this stay in the engine's memory; it finds older ones in LMDB. */
+  readonly clientIdMemoryMs: number;
   /** Journaled events older than this leave (config stream.retention_hours). */
   readonly eventRetentionMs: number;
   /** Key-level kill switches, from the main thread's key records. */

@@ -54,7 +54,7 @@ async function main(): Promise<void> {
   const io = journalIo();
   const crashAt = checkpointCrashAt();
   const recovered = recoverShard(store, io, {
-    shard: data.shard, symbols: data.symbols, clientIdRetentionMs: data.clientIdRetentionMs, haltedKeys: data.haltedKeys,
+    shard: data.shard, symbols: data.symbols, clientIdRetentionMs: data.clientIdRetentionMs, clientIdMemoryMs: data.clientIdMemoryMs, haltedKeys: data.haltedKeys,
     marginPolicy: data.marginPolicy, nowMs: Date.now(),
     // The writes are queued, not committed: dying on the next turn kills the checkpoint midway.
     checkpointHooks: crashAt === undefined ? {} : { afterQueued: (n) => { if (n === crashAt) setImmediate(crashNow); } },
