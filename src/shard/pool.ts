@@ -22,6 +22,15 @@ export interface ShardPoolFigures extends ShardFigures {
   readonly lane: LaneFigures;
 }
 
+/**
+ * A shard's young generation (resourceLimits, MB; V8 makes its new space two thirds of it), held at
+ * the size V8 runs a shard with for its first minutes: left to itself, V8 doubles a loaded
+ * worker's new space from 16 to 32 MB at a moment of its choosing and may halve it again later,
+ * a shard's heap stepping between ~30 and ~52 MB (make soak: +16 to +24 MB per shard at 3 to 7
+ * minutes). Capped, a shard's memory settles within its first minutes and stays.
+ */
+const SHARD_YOUNG_GENERATION_MB = 24;
+
 export const INBOUND_RING_BYTES = 1 << 20;
 export const OUTBOUND_RING_BYTES = 4 << 20;
 /** Longest the main thread delivers shard frames before its sockets get a turn. */
@@ -84,7 +93,7 @@ export class ShardPool {
       const memory = ThreadMemoryBoard.create();
       this.memoryBoards.push(memory);
       const data: ShardWorkerData = { ...shared, shard, inbound, outbound, stats: stats.sab, memory: memory.sab };
-      this.workers.push(new Worker(workerUrl, { workerData: data, name: `shard-${shard}` }));
+      this.workers.push(new Worker(workerUrl, { workerData: data, name: `shard-${shard}`, resourceLimits: { maxYoungGenerationSizeMb: SHARD_YOUNG_GENERATION_MB } }));
     }
     this.fixRings = { toShards: fromFix, fromShards: toFix, doorbell: fixBell };
     this.inbox = new Inbox(toMain);
