@@ -50,7 +50,7 @@ import { ownMemory } from './base/thread-memory.js';
 const CLIENT_ID_RETENTION_MS = 24 * 3600_000;
 /**
  * A shard's engine keeps the client ids of the last minute in memory and looks older ones up in
- * LMDB: kept for 24 h, they were ~200 bytes each on the shard's heap (36 MB per 100 orders/s over
+ * LMDB: kept for 24 h, they were ~200 bytes each on the shard's heap (72 MB per 100 orders/s over
  * an hour), the memory that kept growing under a steady load (issue 13). A retry comes within
  * seconds, and a new id is looked up either way (an LMDB miss: ~0.6 µs here), so a minute is plenty.
  */
