@@ -108,7 +108,7 @@ async function runPool(idle: ShardIdle): Promise<PoolRun> {
   board.write(quote);
   const pool = await ShardPool.start({
     shards: 2, dataDir, durability: 'sync', logLevel: 'warn', symbols: [SYMBOL], marginPolicy: NO_STOP_OUT,
-    board: { sab: board.sab, symbols: board.symbols }, clientIdRetentionMs: 24 * 3600_000, eventRetentionMs: 24 * 3600_000, haltedKeys: [], log,
+    board: { sab: board.sab, symbols: board.symbols }, clientIdRetentionMs: 24 * 3600_000, clientIdMemoryMs: 60_000, eventRetentionMs: 24 * 3600_000, haltedKeys: [], log,
     idle, journal: { segment_bytes: 32 << 20, sync_method: 'fdatasync' },
     onFatal: (err) => { throw err; },
   });

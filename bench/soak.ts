@@ -4,7 +4,9 @@
 // growing after the warm-up is memory kept per request, not state. It prints a table, a plot of
 // the anonymous resident memory over time (the resident size also counts the LMDB pages mapped
 // from the data files, which grow with the data kept, by design), and the growth after warm-up
-// against the goal (< 5%).
+// against the goal (< 5%). Each thread's JavaScript heap (main, FIX, every shard: used, and held
+// from the system) is sampled too, so a growth of the process can be told apart by thread; what
+// no heap shows (malloc arenas, native libraries' buffers) is the anonymous memory beyond them.
 //
 // The load, all through the SDK's real clients:
 //   - 50 accounts, each trading 4 calls/s (under the 10/s trade limit): a market order, then the
@@ -50,12 +52,15 @@ function seed(): Record<string, unknown> {
   };
 }
 
+interface ThreadHeap { readonly usedMb: number; readonly totalMb: number }
+
 interface Sample {
   readonly atS: number;
   /** Resident memory not backed by files: what the process keeps (the LMDB pages it maps grow with the data). */
   readonly anonMb: number;
   readonly rssMb: number;
-  readonly heapMb: number;
+  /** By thread name (main, fix, shard-0, …). */
+  readonly heaps: Readonly<Record<string, ThreadHeap>>;
   readonly positions: number;
   readonly orders: number;
 }
@@ -71,10 +76,37 @@ async function every(everyMs: number, until: () => boolean, tick: () => Promise<
   }
 }
 
-async function metric(service: ServiceProcess, token: string, name: string): Promise<number> {
+interface Scrape {
+  /** The first sample of the metric (NaN when absent). */
+  value(name: string): number;
+  /** The metric's samples by the value of `label`. */
+  by(name: string, label: string): Map<string, number>;
+}
+
+async function scrape(service: ServiceProcess, token: string): Promise<Scrape> {
   const res = await fetch(`http://127.0.0.1:${service.consolePort}/metrics`, { headers: { authorization: `Bearer ${token}` } });
-  const line = (await res.text()).split('\n').find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
-  return line === undefined ? Number.NaN : Number(line.slice(line.lastIndexOf(' ') + 1));
+  const lines = (await res.text()).split('\n');
+  const valueOf = (line: string): number => Number(line.slice(line.lastIndexOf(' ') + 1));
+  return {
+    value(name) {
+      const line = lines.find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
+      return line === undefined ? Number.NaN : valueOf(line);
+    },
+    by(name, label) {
+      const found = new Map<string, number>();
+      for (const l of lines) {
+        const m = new RegExp(`^${name}\\{.*\\b${label}="([^"]*)"`).exec(l);
+        if (m !== null) found.set(m[1]!, valueOf(l));
+      }
+      return found;
+    },
+  };
+}
+
+function heapsOf(m: Scrape): Record<string, ThreadHeap> {
+  const total = m.by('tas_thread_heap_total_bytes', 'thread');
+  return Object.fromEntries([...m.by('tas_thread_heap_used_bytes', 'thread')].map(([thread, used]) =>
+    [thread, { usedMb: used / 2 ** 20, totalMb: (total.get(thread) ?? Number.NaN) / 2 ** 20 }]));
 }
 
 function plot(samples: readonly Sample[]): string {
@@ -133,16 +165,18 @@ export async function soak(): Promise<void> {
     const startedAt = Date.now();
     const sampling = every(SAMPLE_S * 1000, done, async () => {
       const positions = (await Promise.all(traders.map((t) => t.rest.positions()))).reduce((sum, p) => sum + p.data.length, 0);
+      const m = await scrape(service, token);
       samples.push({
         atS: Math.round((Date.now() - startedAt) / 1000),
-        anonMb: (await metric(service, token, 'tas_process_anon_resident_bytes')) / 2 ** 20,
-        rssMb: (await metric(service, token, 'tas_process_resident_bytes')) / 2 ** 20,
-        heapMb: (await metric(service, token, 'tas_main_heap_used_bytes')) / 2 ** 20,
+        anonMb: m.value('tas_process_anon_resident_bytes') / 2 ** 20,
+        rssMb: m.value('tas_process_resident_bytes') / 2 ** 20,
+        heaps: heapsOf(m),
         positions,
-        orders: await metric(service, token, 'tas_orders_total'),
+        orders: m.value('tas_orders_total'),
       });
       const s = samples.at(-1)!;
-      console.log(`${String(s.atS).padStart(5)} s  anon ${s.anonMb.toFixed(1)} MB  rss ${s.rssMb.toFixed(1)} MB  heap ${s.heapMb.toFixed(1)} MB  open positions ${s.positions}`);
+      const heaps = Object.entries(s.heaps).map(([thread, h]) => `${thread} ${h.usedMb.toFixed(1)}/${h.totalMb.toFixed(1)}`).join('  ');
+      console.log(`${String(s.atS).padStart(5)} s  anon ${s.anonMb.toFixed(1)} MB  rss ${s.rssMb.toFixed(1)} MB  heap used/total MB: ${heaps}  open positions ${s.positions}`);
     });
     await Promise.all([...trading, ...reading, ...streaming, signalling, sampling]);
   } finally {
@@ -152,18 +186,31 @@ export async function soak(): Promise<void> {
   const settled = samples.slice(Math.floor(samples.length * WARMUP_FRACTION));
   const first = settled[0];
   const last = settled.at(-1);
+  const threads = Object.keys(samples[0]?.heaps ?? {});
   console.table(samples.map((s) => ({
-    's': s.atS, 'anon resident MB': s.anonMb.toFixed(1), 'resident MB': s.rssMb.toFixed(1), 'main heap MB': s.heapMb.toFixed(1),
+    's': s.atS, 'anon resident MB': s.anonMb.toFixed(1), 'resident MB': s.rssMb.toFixed(1),
+    ...Object.fromEntries(threads.map((t) => [`${t} heap MB`, `${s.heaps[t]?.usedMb.toFixed(1)}/${s.heaps[t]?.totalMb.toFixed(1)}`])),
     'open positions': s.positions, 'order events': s.orders,
   })));
+  console.log('(heap MB: used/held from the system, per thread)');
   console.log(plot(samples));
   if (first === undefined || last === undefined) return;
   // The heap of a collected runtime saws up and down: compare the averages of the first and last fifths.
   const fifth = Math.max(1, Math.floor(settled.length / 5));
   const mean = (xs: readonly Sample[], f: (s: Sample) => number): number => xs.reduce((sum, s) => sum + f(s), 0) / xs.length;
   const growth = (f: (s: Sample) => number): number => mean(settled.slice(-fifth), f) / mean(settled.slice(0, fifth), f) - 1;
+  const pct = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
+  for (const t of threads) {
+    const used = (s: Sample): number => s.heaps[t]?.usedMb ?? Number.NaN;
+    const held = (s: Sample): number => s.heaps[t]?.totalMb ?? Number.NaN;
+    console.log(`  ${t.padEnd(8)} heap used ${mean(settled.slice(0, fifth), used).toFixed(1)} → ${mean(settled.slice(-fifth), used).toFixed(1)} MB (${pct(growth(used))}), `
+      + `held ${mean(settled.slice(0, fifth), held).toFixed(1)} → ${mean(settled.slice(-fifth), held).toFixed(1)} MB (${pct(growth(held))})`);
+  }
+  const heldMb = (s: Sample): number => Object.values(s.heaps).reduce((sum, h) => sum + h.totalMb, 0);
+  console.log(`  beyond the heaps (anonymous resident − every heap held): ${mean(settled.slice(0, fifth), (s) => s.anonMb - heldMb(s)).toFixed(1)} → `
+    + `${mean(settled.slice(-fifth), (s) => s.anonMb - heldMb(s)).toFixed(1)} MB`);
   const anonGrowth = growth((s) => s.anonMb);
-  const heapGrowth = growth((s) => s.heapMb);
+  const heapGrowth = growth((s) => s.heaps['main']?.usedMb ?? Number.NaN);
   console.log(`after warm-up (${first.atS} s → ${last.atS} s): anonymous resident ${(anonGrowth * 100).toFixed(1)}%, main heap ${(heapGrowth * 100).toFixed(1)}%, `
     + `resident with the mapped data ${((growth((s) => s.rssMb)) * 100).toFixed(1)}% `
     + `(goal < ${GOAL_GROWTH * 100}% anonymous and heap: ${anonGrowth < GOAL_GROWTH && heapGrowth < GOAL_GROWTH ? 'met' : 'MISSED'}); open positions ${first.positions} → ${last.positions}`);

@@ -24,6 +24,7 @@ import { FrameReader, FrameWriter, Inbox } from '../ring/index.js';
 import { FsJournalIo } from '../store/journal/io.js';
 import { openShardStore } from '../store/store.js';
 import { createLogger } from '../base/log.js';
+import { ThreadMemoryBoard } from '../base/thread-memory.js';
 import { ShardCore, MAIN, REMOTE, type Inbound, type Peer, type Replicated } from '../shard/core.js';
 import { OrderArchive } from '../shard/order-archive.js';
 import type { CommandItem, OutItem, ShardInbound, ShardOutbound } from '../shard/protocol.js';
@@ -78,6 +79,7 @@ async function main(): Promise<void> {
   const jsm = await jetstreamManager(nc);
   const lease = new Lease(await new Kvm(nc).open(LEASE_BUCKET), shardLease(data.shard), node, leaseMs);
   const stats = new ShardStatsBoard(data.stats);
+  new ThreadMemoryBoard(data.memory).recordOwn();
   const readers = data.inbound.map((c) => new FrameReader<ShardInbound>(c));
   const writers = data.outbound.map((c) => new FrameWriter<ShardOutbound>(c));
   const inbox = new Inbox(data.inbound);
@@ -95,7 +97,7 @@ async function main(): Promise<void> {
 
   const build = (): Replica => {
     const recovered = recoverShard(store, new FsJournalIo('none'), {
-      shard: data.shard, symbols: data.symbols, clientIdRetentionMs: data.clientIdRetentionMs, haltedKeys: data.haltedKeys,
+      shard: data.shard, symbols: data.symbols, clientIdRetentionMs: data.clientIdRetentionMs, clientIdMemoryMs: data.clientIdMemoryMs, haltedKeys: data.haltedKeys,
       marginPolicy: data.marginPolicy, nowMs: Date.now(),
     });
     const { engine, checkpoint } = recovered;

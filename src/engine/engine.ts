@@ -17,7 +17,7 @@ import { tick } from './ticks.js';
 import { Tx } from './tx.js';
 import { floatingCents } from './floating.js';
 import type {
-  AccountMetrics, AccountSnapshot, Cents, Command, DeadManRecord, EngineInit, MarginLevels, OrderRecord, Outcome, Quote, Reject, Result, SymbolSpec,
+  AccountMetrics, AccountSnapshot, Cents, ClientIdArchive, Command, DeadManRecord, EngineInit, MarginLevels, OrderRecord, Outcome, Quote, Reject, Result, SymbolSpec,
   UnixMs,
 } from './types.js';
 
@@ -25,9 +25,12 @@ export class Engine {
   private readonly core: Core;
   private commandNo = 0;
 
-  /** Throws EngineInitError when `init` is inconsistent (a corrupt store or a bad symbol table). */
-  constructor(init: EngineInit) {
-    this.core = loadCore(init);
+  /**
+   * Throws EngineInitError when `init` is inconsistent (a corrupt store or a bad symbol table).
+   * Without `archive` the engine keeps every client id in memory for the whole retention.
+   */
+  constructor(init: EngineInit, archive: ClientIdArchive | null = null) {
+    this.core = loadCore(init, archive);
   }
 
   get shardId(): number {
@@ -92,7 +95,7 @@ export class Engine {
     return this.core.accounts.get(login)?.order(orderId) ?? null;
   }
 
-  /** The order an accepted client id created, while the engine remembers the client id. */
+  /** The order an accepted client id created, while the engine keeps the client id in memory. */
   orderIdOfClientId(login: string, clientId: string): string | null {
     return this.core.accounts.get(login)?.clientIds.get(clientId)?.orderId ?? null;
   }

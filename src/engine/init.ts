@@ -13,7 +13,7 @@ import { Instruments } from './instruments.js';
 import { ClientIdMemory } from './retention.js';
 import { Exposure, MarginRules } from './stop-out.js';
 import { byClientIdAge, byNumericId, byString } from './snapshot.js';
-import type { AccountRecord, ClientIdRecord, DeadManRecord, EngineInit, HaltedKey, MarginLevels, MarginPolicy, OrderRecord, PositionRecord, Quote } from './types.js';
+import type { AccountRecord, ClientIdArchive, ClientIdRecord, DeadManRecord, EngineInit, HaltedKey, MarginLevels, MarginPolicy, OrderRecord, PositionRecord, Quote } from './types.js';
 
 /** DECISIONS: client ids are kept at least 24 hours. */
 export const MIN_CLIENT_ID_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -170,7 +170,7 @@ function objects<T>(list: readonly T[] | undefined, what: string): readonly T[] 
   return list;
 }
 
-export function loadCore(init: EngineInit): Core {
+export function loadCore(init: EngineInit, archive: ClientIdArchive | null): Core {
   if (!isRecord(init)) throw new EngineInitError('engine init must be an object');
   if (!isInt(init.shardId) || init.shardId < 0 || init.shardId >= MAX_SHARDS) fail('shardId', `must be an integer from 0 to ${MAX_SHARDS - 1}`);
   if (!isInt(init.idCounter) || init.idCounter < 0) fail('idCounter', 'must be a non-negative integer');
@@ -183,7 +183,7 @@ export function loadCore(init: EngineInit): Core {
   }
   const core: Core = {
     market, slots, accounts: new Map(), ids: new IdAllocator(init.shardId, init.idCounter),
-    clientIds: new ClientIdMemory(init.clientIdRetentionMs),
+    clientIds: new ClientIdMemory(init.clientIdRetentionMs, archive),
     deadMen: new DeadMen(), margins: marginRules(init.marginPolicy), exposure: new Exposure(market),
   };
   for (const a of [...objects(init.accounts, 'accounts')].sort((x, y) => byString(x.login, y.login))) {

@@ -96,7 +96,7 @@ export function place(core: Core, tx: Tx, cmd: PlaceOrder): PlaceResult | Reject
   const account = tradingAccount(core, cmd.login, cmd.source, cmd.keyId);
   if (isReject(account)) return account;
   if (cmd.clientId !== null) {
-    const seen = account.clientIds.get(cmd.clientId);
+    const seen = core.clientIds.seen(account, cmd.clientId, tx.nowMs);
     if (seen !== undefined) return duplicateClientId(cmd.clientId, seen.orderId, account.order(seen.orderId));
   }
   const slot = core.slots.get(cmd.symbol);

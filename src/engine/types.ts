@@ -425,6 +425,19 @@ export interface Outcome {
 /** An accepted client id; a repeat within the retention window is a duplicate. `atMs` is its order's creation. */
 export interface ClientIdRecord { readonly login: string; readonly clientId: string; readonly orderId: string; readonly atMs: UnixMs }
 
+/**
+ * Where the engine finds the client ids it no longer keeps in memory: the host's store of every
+ * accepted one. The engine keeps a client id in memory for `memoryMs`, then asks here for the rest
+ * of the retention, so its memory holds the ids of the last `memoryMs`, not of the last 24 h. The
+ * archive must know every client id accepted more than `memoryMs` ago and still retained; it may
+ * know younger ones. A replay gives the same outcomes: a journaled order's client id was found
+ * neither in memory nor here when it was accepted, and a replay's memory and archive hold no more.
+ */
+export interface ClientIdArchive {
+  readonly memoryMs: number;
+  find(login: string, clientId: string): ClientIdRecord | undefined;
+}
+
 /** A key-level kill switch that is set. */
 export interface HaltedKey { readonly login: string; readonly keyId: string }
 

@@ -3,6 +3,7 @@
 // the pool made for it. Resolves once the listener is bound, with its port (port 0 = any free one).
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../base/log.js';
+import { ThreadMemoryBoard, type ThreadMemory } from '../base/thread-memory.js';
 import type { AppConfig } from '../config/types.js';
 import type { SymbolSpec } from '../engine/types.js';
 import type { Market } from '../market/market.js';
@@ -16,6 +17,8 @@ const STOP_TIMEOUT_MS = 5000;
 
 export interface FixGatewayHandle {
   readonly port: number;
+  /** The FIX thread's memory as it last recorded it (within a second), for metrics. */
+  memory(): ThreadMemory;
   /** Logs every session out (Logout handshake), stops the thread. */
   close(): Promise<void>;
 }
@@ -36,11 +39,12 @@ export async function startFixGateway(ctx: FixContext, onFatal: (err: Error) => 
   const rings = ctx.pool.fixRings;
   const ticks = new TickForwarder(rings.doorbell);
   const { counters } = ctx;
+  const memory = ThreadMemoryBoard.create();
   const data: FixWorkerData = {
     fix: config.fix, dataDir: config.data_dir, durability: config.durability, logLevel: config.log.level,
     tls: { cert: tls.cert, key: tls.key }, symbols: [...ctx.symbols.values()],
     board: { sab: ctx.market.board.sab, symbols: ctx.market.board.symbols },
-    toShards: rings.toShards, fromShards: rings.fromShards, ticks: ticks.channel, counters: counters.sab,
+    toShards: rings.toShards, fromShards: rings.fromShards, ticks: ticks.channel, counters: counters.sab, memory: memory.sab,
   };
   const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: data, name: 'fix' });
   let running = true;
@@ -62,6 +66,7 @@ export async function startFixGateway(ctx: FixContext, onFatal: (err: Error) => 
   ctx.log.info({ port, tls: tls.origin, cert: tls.certPath }, 'fix gateway listening');
   return {
     port,
+    memory: () => memory.read(),
     async close() {
       running = false;
       unsubscribe();

@@ -20,6 +20,8 @@ export interface FixWorkerData {
   readonly ticks: RingChannel;
   /** FixCounters' memory, read by the main thread's metrics. */
   readonly counters: SharedArrayBuffer;
+  /** The FIX thread's memory figures for metrics (src/base/thread-memory.ts). */
+  readonly memory: SharedArrayBuffer;
 }
 
 export type FixToMain =

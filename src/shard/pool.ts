@@ -5,6 +5,7 @@
 import { Worker } from 'node:worker_threads';
 import { createDoorbell, createRing, eventLoopTurn, Inbox, type RingChannel } from '../ring/index.js';
 import type { Logger } from '../base/log.js';
+import { ThreadMemoryBoard, type ThreadMemory } from '../base/thread-memory.js';
 import { ShardCalls } from './calls.js';
 import { ShardClient } from './client.js';
 import type { JournalHealth, ShardSignal } from './protocol.js';
@@ -20,6 +21,15 @@ export interface ShardPoolFigures extends ShardFigures {
   /** The main thread's commands in flight to the shard and its refused sends. */
   readonly lane: LaneFigures;
 }
+
+/**
+ * A shard's young generation (resourceLimits, MB; V8 makes its new space two thirds of it), held at
+ * the size V8 runs a shard with for its first minutes: left to itself, V8 doubles a loaded
+ * worker's new space from 16 to 32 MB at a moment of its choosing and may halve it again later,
+ * a shard's heap stepping between ~30 and ~52 MB (make soak: +16 to +24 MB per shard at 3 to 7
+ * minutes). Capped, a shard's memory settles within its first minutes and stays.
+ */
+const SHARD_YOUNG_GENERATION_MB = 24;
 
 export const INBOUND_RING_BYTES = 1 << 20;
 export const OUTBOUND_RING_BYTES = 4 << 20;
@@ -39,7 +49,7 @@ export interface PeerRings {
   readonly doorbell: SharedArrayBuffer;
 }
 
-export interface ShardPoolOptions extends Omit<ShardWorkerData, 'shard' | 'inbound' | 'outbound' | 'stats'> {
+export interface ShardPoolOptions extends Omit<ShardWorkerData, 'shard' | 'inbound' | 'outbound' | 'stats' | 'memory'> {
   readonly log: Logger;
   /** The shard thread's module: ./worker.js unless a cluster node runs its own (src/cluster). */
   readonly workerUrl?: URL;
@@ -53,6 +63,7 @@ export class ShardPool {
   readonly calls: ShardCalls;
   private readonly workers: Worker[] = [];
   private readonly boards: ShardStatsBoard[] = [];
+  private readonly memoryBoards: ThreadMemoryBoard[] = [];
   private readonly rings: { readonly mainIn: RingChannel; readonly mainOut: RingChannel; readonly fixIn: RingChannel; readonly fixOut: RingChannel }[] = [];
   private readonly journals: JournalHealth[];
   private readonly inbox: Inbox;
@@ -79,8 +90,10 @@ export class ShardPool {
       const stats = ShardStatsBoard.create();
       this.boards.push(stats);
       this.rings.push({ mainIn: inbound[0]!, mainOut: outbound[0]!, fixIn: inbound[1]!, fixOut: outbound[1]! });
-      const data: ShardWorkerData = { ...shared, shard, inbound, outbound, stats: stats.sab };
-      this.workers.push(new Worker(workerUrl, { workerData: data, name: `shard-${shard}` }));
+      const memory = ThreadMemoryBoard.create();
+      this.memoryBoards.push(memory);
+      const data: ShardWorkerData = { ...shared, shard, inbound, outbound, stats: stats.sab, memory: memory.sab };
+      this.workers.push(new Worker(workerUrl, { workerData: data, name: `shard-${shard}`, resourceLimits: { maxYoungGenerationSizeMb: SHARD_YOUNG_GENERATION_MB } }));
     }
     this.fixRings = { toShards: fromFix, fromShards: toFix, doorbell: fixBell };
     this.inbox = new Inbox(toMain);
@@ -113,6 +126,9 @@ export class ShardPool {
     const lanes = this.client.figures();
     return this.boards.map((board, shard) => ({ shard, ...board.read(), rings: this.rings[shard]!, lane: lanes[shard]! }));
   }
+
+  /** Each shard thread's memory as it last recorded it (within a second), for metrics. */
+  memory(): readonly ThreadMemory[] { return this.memoryBoards.map((b) => b.read()); }
 
   /** Each shard's journal: whether it can make orders durable now (for /health). */
   journalHealth(): readonly JournalHealth[] { return this.journals; }

@@ -7,6 +7,7 @@ import { Engine } from '../engine/engine.js';
 import type { HaltedKey, MarginPolicy, SymbolSpec, UnixMs } from '../engine/types.js';
 import { loadShardState } from '../store/account-loader.js';
 import { CheckpointWriter, type CheckpointHooks } from '../store/checkpoint.js';
+import { StoredClientIds } from '../store/client-id-archive.js';
 import type { JournalIo } from '../store/journal/io.js';
 import { readJournal, type JournalReadReport } from '../store/journal/reader.js';
 import { checkpointOf, type ShardStore } from '../store/store.js';
@@ -15,6 +16,11 @@ export interface RecoveryOptions {
   readonly shard: number;
   readonly symbols: readonly SymbolSpec[];
   readonly clientIdRetentionMs: number;
+  /**
+   * How long the engine keeps a client id in memory before it looks it up in the shard's store
+   * (absent: the whole retention, all in memory).
+   */
+  readonly clientIdMemoryMs?: number;
   readonly haltedKeys: readonly HaltedKey[];
   readonly marginPolicy: MarginPolicy;
   readonly nowMs: UnixMs;
@@ -36,8 +42,11 @@ export interface Recovered {
 
 export function recoverShard(store: ShardStore, io: JournalIo, opts: RecoveryOptions): Recovered {
   const meta = checkpointOf(store);
-  const state = loadShardState(store, meta, opts.nowMs - opts.clientIdRetentionMs);
+  const memoryMs = opts.clientIdMemoryMs ?? opts.clientIdRetentionMs;
+  const state = loadShardState(store, meta, opts.nowMs - memoryMs);
   const mine = new Set(state.accounts.map((a) => a.login));
+  const checkpoint = new CheckpointWriter(store, meta, opts.checkpointHooks);
+  const archive = opts.clientIdMemoryMs === undefined ? null : new StoredClientIds(opts.clientIdMemoryMs, checkpoint, store);
   const engine = new Engine({
     shardId: opts.shard,
     idCounter: meta.idCounter,
@@ -52,8 +61,7 @@ export function recoverShard(store: ShardStore, io: JournalIo, opts: RecoveryOpt
     clientIdRetentionMs: opts.clientIdRetentionMs,
     deadMen: state.deadMen,
     marginPolicy: opts.marginPolicy,
-  });
-  const checkpoint = new CheckpointWriter(store, meta, opts.checkpointHooks);
+  }, archive);
   const journal = readJournal(io, store.journalDir, meta.lsn, (lsn, { nowMs, cmd }) => {
     const outcome = engine.apply(cmd, nowMs);
     if (cmd.kind === 'tick') checkpoint.noteQuote(lsn, cmd.quote);

@@ -17,12 +17,16 @@ export interface ShardWorkerData {
   readonly marginPolicy: MarginPolicy;
   readonly board: { readonly sab: SharedArrayBuffer; readonly symbols: readonly string[] };
   readonly clientIdRetentionMs: number;
+  /** Client ids younger than this stay in the engine's memory; it finds older ones in LMDB. */
+  readonly clientIdMemoryMs: number;
   /** Journaled events older than this leave (config stream.retention_hours). */
   readonly eventRetentionMs: number;
   /** Key-level kill switches, from the main thread's key records. */
   readonly haltedKeys: readonly { readonly login: string; readonly keyId: string }[];
   /** The shard's figures for metrics (stats.ts). */
   readonly stats: SharedArrayBuffer;
+  /** The shard thread's memory figures for metrics (src/base/thread-memory.ts). */
+  readonly memory: SharedArrayBuffer;
   /** Rings into the shard, indexed by peer (main, fix); they share the shard's doorbell. */
   readonly inbound: readonly RingChannel[];
   /** Rings out of the shard, indexed by peer. */

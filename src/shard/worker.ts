@@ -12,6 +12,7 @@ import { FsJournalIo, type JournalIo } from '../store/journal/io.js';
 import { JournalWriter } from '../store/journal/writer.js';
 import { openShardStore } from '../store/store.js';
 import { createLogger } from '../base/log.js';
+import { ThreadMemoryBoard } from '../base/thread-memory.js';
 import { QuoteBoard } from '../market/quote-board.js';
 import { FAULTS_VARIABLE } from '../config/env.js';
 import { ShardCore, PEERS, MAIN, type Inbound, type Peer } from './core.js';
@@ -48,11 +49,12 @@ function checkpointCrashAt(): number | undefined {
 }
 
 async function main(): Promise<void> {
+  new ThreadMemoryBoard(data.memory).recordOwn();
   const store = openShardStore(data.dataDir, data.shard, data.durability);
   const io = journalIo();
   const crashAt = checkpointCrashAt();
   const recovered = recoverShard(store, io, {
-    shard: data.shard, symbols: data.symbols, clientIdRetentionMs: data.clientIdRetentionMs, haltedKeys: data.haltedKeys,
+    shard: data.shard, symbols: data.symbols, clientIdRetentionMs: data.clientIdRetentionMs, clientIdMemoryMs: data.clientIdMemoryMs, haltedKeys: data.haltedKeys,
     marginPolicy: data.marginPolicy, nowMs: Date.now(),
     // The writes are queued, not committed: dying on the next turn kills the checkpoint midway.
     checkpointHooks: crashAt === undefined ? {} : { afterQueued: (n) => { if (n === crashAt) setImmediate(crashNow); } },

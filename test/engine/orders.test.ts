@@ -1,7 +1,7 @@
 // Placing, cancelling and replacing orders; ids; client ids (DECISIONS "Orders and positions").
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../../src/engine/engine.js';
-import type { Command, OrderEvent } from '../../src/engine/types.js';
+import type { ClientIdArchive, ClientIdRecord, Command, OrderEvent } from '../../src/engine/types.js';
 import { DAY_MS, engine, init, ok, pending, place, rejected, SAT_NOON, WED_NOON } from './fixtures.js';
 
 function cancel(login: string, orderId: string): Command {
@@ -204,6 +204,29 @@ describe('client ids', () => {
     ok(e.apply(place('usd1', 'EURUSD', 'buy', 10, { clientId: 'c-2' }), WED_NOON), 'place');
     expect(rejected(e.apply(place('usd1', 'EURUSD', 'buy', 10, { clientId: 'x'.repeat(65) }), WED_NOON))).toMatchObject({ name: 'bad_request', field: 'client_id' });
     ok(e.apply(place('usd1', 'EURUSD', 'buy', 10, { clientId: 'x'.repeat(64) }), WED_NOON), 'place');
+  });
+
+  it('with an archive, memory keeps the last memoryMs of them and the archive answers for the rest of the retention', () => {
+    const archived = new Map<string, ClientIdRecord>();
+    const lookups: string[] = [];
+    const archive: ClientIdArchive = {
+      memoryMs: 60_000,
+      find(login, clientId) { lookups.push(clientId); return archived.get(`${login}/${clientId}`); },
+    };
+    const e = new Engine(init(), archive);
+    const first = e.apply(place('usd1', 'EURUSD', 'buy', 10, { clientId: 'c-1' }), WED_NOON);
+    for (const c of first.clientIds) archived.set(`${c.login}/${c.clientId}`, c);
+    const original = ok(first, 'place').order;
+    // In memory: no lookup; a new id is looked up (and missed).
+    expect(rejected(e.apply(place('usd1', 'EURUSD', 'buy', 10, { clientId: 'c-1' }), WED_NOON + 59_999))).toMatchObject({ name: 'duplicate_client_id', orderId: original.id });
+    expect(lookups).toEqual(['c-1']);
+    // Past memoryMs the engine forgets it (snapshot lists memory only) and the archive answers, for the whole retention.
+    ok(e.apply(place('usd1', 'EURUSD', 'buy', 10, { clientId: 'c-2' }), WED_NOON + 60_000), 'place');
+    expect(e.snapshot().clientIds.map((c) => c.clientId)).toEqual(['c-2']);
+    expect(rejected(e.apply(place('usd1', 'EURUSD', 'buy', 10, { clientId: 'c-1' }), WED_NOON + DAY_MS - 1))).toMatchObject({ name: 'duplicate_client_id', orderId: original.id, order: original });
+    // Per account, and not past the retention even while the archive still has it.
+    ok(e.apply(place('usd2', 'EURUSD', 'buy', 10, { clientId: 'c-1' }), WED_NOON + DAY_MS - 1), 'place');
+    ok(e.apply(place('usd1', 'EURUSD', 'buy', 10, { clientId: 'c-1' }), WED_NOON + DAY_MS), 'place');
   });
 
   it('client ids loaded from the store expire by their own time', () => {

@@ -113,6 +113,20 @@ describe('GET /metrics', () => {
     expect(after.value('tas_orders_total', { source: 'api', result: 'filled' })).toBe(2);
   });
 
+  it('reports each thread\'s heap: main, FIX and every shard', async () => {
+    // The worker threads record their figures at start and every second.
+    const s = await scrape();
+    for (const thread of ['main', 'fix', 'shard-0', 'shard-1']) {
+      const used = s.value('tas_thread_heap_used_bytes', { thread });
+      expect(used).toBeGreaterThan(1 << 20);
+      expect(s.value('tas_thread_heap_total_bytes', { thread })).toBeGreaterThanOrEqual(used);
+      expect(s.value('tas_thread_malloced_bytes', { thread })).toBeGreaterThan(0);
+      // Every thread holds shared rings (the shard's own at least a megabyte each).
+      expect(s.value('tas_thread_external_bytes', { thread })).toBeGreaterThan(1 << 20);
+    }
+    expect(s.text).not.toMatch(/^tas_thread_heap_used_bytes\{thread="shard-2"\}/m);
+  });
+
   it('reports the shards\' ring fill and queue depth per shard', async () => {
     const s = await scrape();
     for (const shard of ['0', '1']) {

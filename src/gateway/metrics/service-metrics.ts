@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { EngineEvent } from '../../engine/types.js';
+import type { ThreadMemory } from '../../base/thread-memory.js';
 import { registerShardMetrics, type ShardStatsSource } from './shard-stats.js';
 
 /** What the FIX thread counted, read at each scrape (the root wires the FIX thread's counters in). */
@@ -33,6 +34,16 @@ function anonResidentBytes(): number {
   }
   return process.memoryUsage.rss();
 }
+
+/** A thread's memory figures, by the thread's name (`main`, `fix`, `shard-0`, …). */
+export interface ThreadMemorySample { readonly thread: string; readonly memory: ThreadMemory }
+
+const THREAD_GAUGES = [
+  ['tas_thread_heap_used_bytes', 'JavaScript heap in use, by thread', 'heapUsedBytes'],
+  ['tas_thread_heap_total_bytes', 'JavaScript heap held from the system (used or not), by thread', 'heapTotalBytes'],
+  ['tas_thread_external_bytes', 'Memory outside the heap owned by a thread\'s objects (buffers; shared ones count in each thread holding them), by thread', 'externalBytes'],
+  ['tas_thread_malloced_bytes', 'Memory V8 allocated with malloc for a thread, by thread', 'mallocedBytes'],
+] as const;
 
 export type KillSwitchScope = 'user' | 'account' | 'key';
 
@@ -125,6 +136,20 @@ export class ServiceMetrics {
         }
       },
     });
+  }
+
+  /** Every thread's memory figures, read at each scrape. */
+  readThreads(source: () => readonly ThreadMemorySample[]): void {
+    const registers = [this.registry];
+    for (const [name, help, field] of THREAD_GAUGES) {
+      new Gauge({
+        name, help, labelNames: ['thread'], registers,
+        collect() {
+          this.reset();
+          for (const t of source()) this.set({ thread: t.thread }, t.memory[field]);
+        },
+      });
+    }
   }
 
   readShards(source: ShardStatsSource): void {
