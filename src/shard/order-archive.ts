@@ -4,6 +4,7 @@
 import type { Engine } from '../engine/engine.js';
 import type { OrderRecord } from '../engine/types.js';
 import type { CheckpointWriter } from '../store/checkpoint.js';
+import { storedClientId } from '../store/client-id-archive.js';
 import type { ShardStore } from '../store/store.js';
 import type { OrderRef } from './protocol.js';
 
@@ -24,8 +25,7 @@ export class OrderArchive {
   find(login: string, ref: OrderRef): OrderRecord | null {
     if (ref.by === 'id') return this.order(login, ref.orderId);
     const orderId = this.engine.orderIdOfClientId(login, ref.clientId)
-      ?? this.checkpoint.clientId(login, ref.clientId)?.orderId
-      ?? this.store.clientIds.get([login, ref.clientId])?.orderId;
+      ?? storedClientId(this.checkpoint, this.store, login, ref.clientId)?.orderId;
     return orderId === undefined || orderId === null ? null : this.order(login, orderId);
   }
 }

@@ -3,13 +3,18 @@
 // hourly pruning removes older ones; the engine ignores any it finds older than the retention).
 import type { ClientIdArchive, ClientIdRecord } from '../engine/types.js';
 import type { CheckpointWriter } from './checkpoint.js';
-import type { ShardStore } from './store.js';
+import type { ClientIdEntry, ShardStore } from './store.js';
+
+/** A client id the shard accepted, as the checkpoint noted it or LMDB holds it (any age). */
+export function storedClientId(checkpoint: CheckpointWriter, store: ShardStore, login: string, clientId: string): ClientIdEntry | undefined {
+  return checkpoint.clientId(login, clientId) ?? store.clientIds.get([login, clientId]);
+}
 
 export class StoredClientIds implements ClientIdArchive {
   constructor(readonly memoryMs: number, private readonly checkpoint: CheckpointWriter, private readonly store: ShardStore) {}
 
   find(login: string, clientId: string): ClientIdRecord | undefined {
-    const entry = this.checkpoint.clientId(login, clientId) ?? this.store.clientIds.get([login, clientId]);
+    const entry = storedClientId(this.checkpoint, this.store, login, clientId);
     return entry === undefined ? undefined : { login, clientId, orderId: entry.orderId, atMs: entry.atMs };
   }
 }
