@@ -1,8 +1,11 @@
 // Durable acknowledged orders through the shards and their journals, without HTTP: the main thread
-// sends market orders over the rings to 2 shard workers, each answer leaves once its batch's
+// sends market orders over the rings to the shard workers, each answer leaves once its batch's
 // journal records are synced. Measured in one run: the fdatasync floor, throughput with many
 // orders in flight, and latency at a fixed 2k orders/s (from the intended send time, so a stall is
-// not hidden), for each idle strategy of the shards (config `shard_idle`), the configured one first.
+// not hidden), with 2 shards for each idle strategy (config `shard_idle`, the configured one
+// first), then with the configured strategy on 1 shard (config `shards`: two shards and the main
+// thread are three busy threads on this 2-core box), and the 2k/s run once more with durability
+// `none`: the same path with no sync at all, the part of the latency that is not the disk.
 import { NO_STOP_OUT } from '../src/engine/stop-out.js';
 import { build } from 'hdr-histogram-js';
 import fs from 'node:fs';
@@ -100,14 +103,20 @@ interface PoolRun {
   readonly syncs: { readonly p50: string; readonly p99: string; readonly meanUs: number; readonly count: number };
 }
 
-async function runPool(idle: ShardIdle): Promise<PoolRun> {
+interface PoolSetup {
+  readonly idle: ShardIdle;
+  readonly shards: number;
+  readonly durability: 'sync' | 'none';
+}
+
+async function runPool({ idle, shards, durability }: PoolSetup): Promise<PoolRun> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-bench-shard-'));
   const log = createLogger('warn');
   const board = QuoteBoard.create([SYMBOL.name]);
   const quote = { symbol: 'EURUSD', bid: 108_500, ask: 108_510, ts: Date.now() };
   board.write(quote);
   const pool = await ShardPool.start({
-    shards: 2, dataDir, durability: 'sync', logLevel: 'warn', symbols: [SYMBOL], marginPolicy: NO_STOP_OUT,
+    shards, dataDir, durability, logLevel: 'warn', symbols: [SYMBOL], marginPolicy: NO_STOP_OUT,
     board: { sab: board.sab, symbols: board.symbols }, clientIdRetentionMs: 24 * 3600_000, clientIdMemoryMs: 60_000, eventRetentionMs: 24 * 3600_000, haltedKeys: [], log,
     idle, journal: { segment_bytes: 32 << 20, sync_method: 'fdatasync' },
     onFatal: (err) => { throw err; },
@@ -136,24 +145,34 @@ async function runPool(idle: ShardIdle): Promise<PoolRun> {
   }
 }
 
-/** The configured idle strategy's rows, then the others' beside them (config `shard_idle`). */
+function poolRows({ maxRate, at2k, syncs }: PoolRun, shards: number, tag: string, floorP50Us: number): Row[] {
+  const count = `${shards} shard${shards === 1 ? '' : 's'}`;
+  return [
+    { name: `durable orders, 512 in flight, ${count}${tag}`, median: '-', p99: '-', throughput: perSec(maxRate), note: 'goal >= 100k/s' },
+    { name: `durable order ack at fixed 2k/s, ${count}${tag}`, median: us(at2k.p50), p99: us(at2k.p99), note: `goal p50 <= floor + 150 µs = ${us(floorP50Us + 150)}, p99 <= 1 ms` },
+    {
+      name: `  its journal syncs in the shards, ${count}${tag}`, median: syncs.p50, p99: syncs.p99,
+      note: `mean ${us(syncs.meanUs)} over ${syncs.count} syncs of ${count} (the shards' sync histogram); the floor above is one thread alone`,
+    },
+  ];
+}
+
+/** The configured idle strategy's rows, then the others' beside them (config `shard_idle`), then 1 shard and no sync. */
 export async function benchShard(): Promise<Row[]> {
   const floorDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-bench-floor-'));
   const floor = measureFsyncFloor(floorDir);
   fs.rmSync(floorDir, { recursive: true, force: true });
   const rows: Row[] = [{ name: 'fdatasync floor (data volume)', median: us(floor.p50Us), p99: us(floor.p99Us), note: 'one fdatasync of a 128 B write' }];
   for (const idle of IDLE_ORDER) {
-    const { maxRate, at2k, syncs } = await runPool(idle);
     const tag = idle === DEFAULT_IDLE ? '' : ` [shard_idle ${idle}]`;
-    rows.push(
-      { name: `durable orders, 512 in flight, 2 shards${tag}`, median: '-', p99: '-', throughput: perSec(maxRate), note: 'goal >= 100k/s' },
-      { name: `durable order ack at fixed 2k/s${tag}`, median: us(at2k.p50), p99: us(at2k.p99), note: `goal p50 <= floor + 150 µs = ${us(floor.p50Us + 150)}, p99 <= 1 ms` },
-      {
-        name: `  its journal syncs in the shards${tag}`, median: syncs.p50, p99: syncs.p99,
-        note: `mean ${us(syncs.meanUs)} over ${syncs.count} syncs of 2 shards (the shards' sync histogram); the floor above is one thread alone`,
-      },
-    );
+    rows.push(...poolRows(await runPool({ idle, shards: 2, durability: 'sync' }), 2, tag, floor.p50Us));
   }
+  rows.push(...poolRows(await runPool({ idle: DEFAULT_IDLE, shards: 1, durability: 'sync' }), 1, '', floor.p50Us));
+  const unsynced = await runPool({ idle: DEFAULT_IDLE, shards: 2, durability: 'none' });
+  rows.push({
+    name: 'order ack at fixed 2k/s, 2 shards, durability none', median: us(unsynced.at2k.p50), p99: us(unsynced.at2k.p99),
+    note: 'no sync at all: what is left is the hops and scheduling on 2 cores (the pacer spins on one of them)',
+  });
   return rows;
 }
 
