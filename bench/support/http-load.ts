@@ -5,7 +5,9 @@
 //   fixedRate   requests are due on an exact schedule (request i at t0 + i / rate); latency is
 //               measured from that intended time, so a slow answer that delays later sends is
 //               counted against the server (coordinated-omission safe). One request in flight per
-//               connection; due requests wait for a free connection. The schedule is kept by a
+//               connection; due requests wait for a free connection, and free connections take
+//               turns (first in, first out), so none sits idle long enough for the server's
+//               keep-alive timeout to close it (uWS: ~10 s). The schedule is kept by a
 //               setImmediate loop (a timer's millisecond granularity would add its own lateness),
 //               which keeps one core busy: the pacer's own lateness is reported separately.
 import { build, type Histogram } from 'hdr-histogram-js';
@@ -44,9 +46,13 @@ class Connection {
   /** Per request in flight, in order: the time it counts from (µs). */
   readonly startedUs: number[] = [];
 
-  constructor(readonly socket: net.Socket, private readonly onResponse: OnResponse) {
+  constructor(readonly socket: net.Socket, private readonly onResponse: OnResponse, onLost: (err: Error) => void) {
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    // A connection the server closed with answers owed would leave the run waiting for ever.
+    socket.on('close', () => {
+      if (this.startedUs.length > 0) onLost(new Error(`the server closed a connection with ${this.startedUs.length} request(s) unanswered`));
+    });
   }
 
   send(bytes: Buffer, startedUs: number): void {
@@ -74,11 +80,22 @@ class Connection {
   }
 }
 
-function connect(port: number, count: number, onResponse: OnResponse): Promise<Connection[]> {
-  return Promise.all(Array.from({ length: count }, () => new Promise<Connection>((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1', () => resolve(new Connection(socket, onResponse)));
+/** The connections, and a promise that rejects once one is lost with answers owed (race the run with it). */
+async function connect(port: number, count: number, onResponse: OnResponse): Promise<{ conns: Connection[]; lost: Promise<never> }> {
+  let fail: (err: Error) => void = () => undefined;
+  const lost = new Promise<never>((_, reject) => { fail = reject; });
+  lost.catch(() => undefined);
+  const conns: Connection[] = [];
+  // The others go too, so a failed run leaves no socket holding the process open.
+  const onLost = (err: Error): void => {
+    for (const c of conns) c.socket.destroy();
+    fail(err);
+  };
+  conns.push(...await Promise.all(Array.from({ length: count }, () => new Promise<Connection>((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => resolve(new Connection(socket, onResponse, onLost)));
     socket.on('error', reject);
-  })));
+  }))));
+  return { conns, lost };
 }
 
 const bump = (m: Map<number, number>, status: number): void => { m.set(status, (m.get(status) ?? 0) + 1); };
@@ -102,7 +119,7 @@ export async function closedLoop(o: ClosedLoopOptions): Promise<LoadResult> {
   let completed = 0;
   let inFlight = 0;
   let drained: () => void = () => undefined;
-  const conns = await connect(o.port, o.connections, (conn, status) => {
+  const { conns, lost } = await connect(o.port, o.connections, (conn, status) => {
     const t = nowUs();
     const started = conn.startedUs.shift()!;
     inFlight--;
@@ -123,7 +140,7 @@ export async function closedLoop(o: ClosedLoopOptions): Promise<LoadResult> {
   const elapsedMs = performance.now() - t0;
   const serverCpuMs = o.cpuMs ? o.cpuMs() - cpu0 : null;
   stopping = true;
-  await new Promise<void>((resolve) => { drained = resolve; if (inFlight === 0) resolve(); });
+  await Promise.race([lost, new Promise<void>((resolve) => { drained = resolve; if (inFlight === 0) resolve(); })]);
   for (const c of conns) c.socket.destroy();
   return { latencyUs, completed, elapsedMs, statuses, pacerLateUs: null, serverCpuMs };
 }
@@ -161,7 +178,7 @@ export async function fixedRate(o: FixedRateOptions): Promise<LoadResult> {
     conn.send(o.request(i), intendedUs(i));
   };
 
-  const conns = await connect(o.port, o.connections, (conn, status) => {
+  const { conns, lost } = await connect(o.port, o.connections, (conn, status) => {
     const t = nowUs();
     const i = current.get(conn)!;
     conn.startedUs.shift();
@@ -188,7 +205,7 @@ export async function fixedRate(o: FixedRateOptions): Promise<LoadResult> {
         measuredFromMs = performance.now();
         cpu0 = o.cpuMs?.() ?? 0;
       }
-      const conn = idle.pop();
+      const conn = idle.shift();
       if (conn === undefined) backlog.push(sent);
       else {
         if (sent >= o.warmup) pacerLateUs.recordValue(Math.max(1, Math.round(nowUs() - intendedUs(sent))));
@@ -199,7 +216,7 @@ export async function fixedRate(o: FixedRateOptions): Promise<LoadResult> {
     if (sent < total) setImmediate(pace);
   };
   pace();
-  await allDone;
+  await Promise.race([lost, allDone]);
   const elapsedMs = performance.now() - measuredFromMs;
   const serverCpuMs = o.cpuMs ? o.cpuMs() - cpu0 : null;
   for (const c of conns) c.socket.destroy();
