@@ -1,5 +1,5 @@
 // NewOrderSingle → ExecutionReport over TLS 1.3 on loopback through the real service process
-// (dist/src/main.js: FIX thread, 2 shards, LMDB), at fixed rates, with latency from each order's
+// (dist/src/main.js: FIX thread, its default shards, LMDB), at fixed rates, with latency from each order's
 // intended send time (coordinated-omission safe, hdr-histogram). In the same run:
 //   - the fdatasync floor of the data volume (an acked order is on disk first);
 //   - a bare TLS 1.3 echo server as baseline (TLS + loopback + two event loops, no FIX);
@@ -265,7 +265,7 @@ async function echoBaseline(): Promise<Map<number, Latency>> {
 
 async function withService<T>(durability: 'sync' | 'none', run: (s: ServiceProcess) => Promise<T>): Promise<T> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), `tas-fixbench-${durability}-`));
-  const service = await startService(work, { fix: { session: '24x7' }, prices: { source: 'push' }, durability, shards: 2 }, seed());
+  const service = await startService(work, { fix: { session: '24x7' }, prices: { source: 'push' }, durability }, seed());
   try {
     return await run(service);
   } finally {

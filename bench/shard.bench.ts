@@ -20,10 +20,11 @@ import type { ShardIdle } from '../src/config/types.js';
 import { IDLE_STRATEGIES } from '../src/ring/index.js';
 import { createLogger } from '../src/base/log.js';
 import { measureFsyncFloor } from './support/fsync-floor.js';
+import { SERVICE_DEFAULTS } from './support/service-defaults.js';
 import { perSec, us, type Row } from './support/stats.js';
 
 const ACCOUNTS = 1000;
-const DEFAULT_IDLE = (JSON.parse(fs.readFileSync(new URL('../../config/default.json', import.meta.url), 'utf8')) as { shard_idle: ShardIdle }).shard_idle;
+const DEFAULT_IDLE = SERVICE_DEFAULTS.shard_idle;
 const IDLE_ORDER: readonly ShardIdle[] = [DEFAULT_IDLE, ...IDLE_STRATEGIES.filter((s) => s !== DEFAULT_IDLE)];
 const SYMBOL: SymbolSpec = {
   name: 'EURUSD', digits: 5, contractSize: 100_000, maxVolume: 10_000, baseCurrency: 'EUR', quoteCurrency: 'USD', session: '24x7',

@@ -1,6 +1,6 @@
 /**
  * A key flooding the stream with snapshots, and what the other clients feel, through the real
- * service process (dist/src/main.js: uWS main thread, 2 shards, LMDB with durability sync):
+ * service process (dist/src/main.js: uWS main thread, its default shards, LMDB with durability sync):
  *   npx tsc -p tsconfig.json && node dist/bench/stream-flood.bench.js
  *
  * The flooding key's account holds 13,000 open positions (a snapshot of about 2.5 MB of JSON). It
