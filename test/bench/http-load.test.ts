@@ -1,0 +1,61 @@
+// The bench's HTTP load driver against real loopback servers: a server that drops a connection
+// with a request unanswered fails the run (it once hung a whole `make bench`), and free
+// connections take turns, so each is used while the others wait.
+import net from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { closedLoop, fixedRate } from '../../bench/support/http-load.js';
+
+const REQUEST = Buffer.from('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+const OK = 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok';
+
+const servers: net.Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => { s.close(resolve); })));
+});
+
+/** A server that answers each request on a connection unless `drop` says to close it instead. */
+async function server(drop: (nth: number) => boolean): Promise<{ port: number; perConnection: number[] }> {
+  const perConnection: number[] = [];
+  let requests = 0;
+  const s = net.createServer((socket) => {
+    const index = perConnection.push(0) - 1;
+    // The driver resets every connection of a failed run.
+    socket.on('error', () => undefined);
+    socket.on('data', (chunk) => {
+      for (let at = chunk.indexOf('\r\n\r\n'); at >= 0; at = chunk.indexOf('\r\n\r\n', at + 4)) {
+        if (drop(++requests)) {
+          socket.destroy();
+          return;
+        }
+        perConnection[index]!++;
+        socket.write(OK);
+      }
+    });
+  });
+  servers.push(s);
+  await new Promise<void>((resolve) => { s.listen(0, '127.0.0.1', resolve); });
+  return { port: (s.address() as net.AddressInfo).port, perConnection };
+}
+
+describe('bench HTTP load driver', () => {
+  it('fails a fixed-rate run whose connection the server closed with a request unanswered', async () => {
+    const { port } = await server((n) => n === 5);
+    await expect(fixedRate({ port, connections: 4, ratePerSec: 1000, warmup: 0, count: 20, request: () => REQUEST }))
+      .rejects.toThrow('the server closed a connection with 1 request(s) unanswered');
+  });
+
+  it('fails a closed-loop run the same way', async () => {
+    const { port } = await server((n) => n === 50);
+    await expect(closedLoop({ port, connections: 2, depth: 1, warmupMs: 10, durationMs: 50, request: () => REQUEST }))
+      .rejects.toThrow('unanswered');
+  });
+
+  it('spreads a fixed rate over every connection in turn', async () => {
+    const { port, perConnection } = await server(() => false);
+    const r = await fixedRate({ port, connections: 4, ratePerSec: 400, warmup: 0, count: 40, request: () => REQUEST });
+    expect(r.completed).toBe(40);
+    expect(r.statuses.get(200)).toBe(40);
+    // Each answer comes long before the next send is due: last in, first out would reuse one connection.
+    expect(perConnection).toEqual([10, 10, 10, 10]);
+  });
+});
