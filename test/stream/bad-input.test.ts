@@ -97,6 +97,16 @@ describe('bad client messages', () => {
       expect(['subscribed', 'unsubscribed', 'pong', 'error']).toContain(answer.channel);
       if (answer.channel === 'error') expect(answer.id === null ? ['rate_limited'] : ['bad_request', 'not_found', 'rate_limited']).toContain(answer.name);
     }), { numRuns: 80 });
+    // Some random ops are valid unsubscribes of the quotes, and a fast run can use up the op
+    // budget: subscribe again (after a heartbeat while refused for the rate), then it must stream.
+    for (let id = n + 1; ; id++) {
+      s.send({ op: 'subscribe', id, channels: ['quotes'], symbols: ['BTCUSD'] });
+      const answer = await s.take((m) => m.id === id || (m.channel === 'error' && m.id === null));
+      if (answer.channel === 'subscribed') break;
+      expect(answer).toMatchObject({ channel: 'error', name: 'rate_limited' });
+      const sinceMs = Date.now();
+      await s.take((m) => m.channel === 'heartbeat' && (m['ts'] as number) > sinceMs);
+    }
     await stillStreaming(s);
     await s.close();
   });
