@@ -27,8 +27,6 @@ import type { FixToMain, FixWorkerData, MainToFix } from './worker-data.js';
 
 /** How often live sessions' keys are re-read (a paused or revoked key logs its session out). */
 const KEY_RECHECK_MS = 5000;
-/** While commands are answered within this long of each other, the thread polls instead of sleeping. */
-const POLL_WHILE_AWAITING_MS = 2;
 /** Longest the thread delivers shard frames before its sockets get a turn. */
 const DELIVERY_SLICE_MS = 2;
 /** A watch frame waiting for ring space is retried this soon. */
@@ -81,14 +79,10 @@ async function main(): Promise<void> {
     return frames;
   };
   const pump = async (): Promise<void> => {
-    let lastFrameMs = performance.now();
     while (running) {
-      const frames = pass();
-      const nowMs = performance.now();
-      if (frames > 0) lastFrameMs = nowMs;
-      // After a busy pass the loop yields once, so socket reads interleave with ring batches; while
-      // answers are due it polls (cheaper than being rung awake, see ShardPool's delivery loop).
-      if (frames > 0 || client.backlogged || (client.awaiting && nowMs - lastFrameMs < POLL_WHILE_AWAITING_MS)) await yieldToIo();
+      // After a busy pass the loop yields once, so socket reads interleave with ring batches; with
+      // nothing to deliver it sleeps on the doorbell (why not poll: see ShardPool's delivery loop).
+      if (pass() > 0 || client.backlogged) await yieldToIo();
       else if (!(await inbox.whenReadable())) return;
     }
   };

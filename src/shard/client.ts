@@ -179,11 +179,6 @@ export class ShardClient {
     return this.lanes.reduce((n, l) => n + l.ticks.conflated, 0);
   }
 
-  /** Commands and queries sent and not answered yet. */
-  get awaiting(): boolean {
-    return this.pending.size > 0;
-  }
-
   /** Delivery stopped inside a frame, or frames wait: call receive() again soon. */
   get backlogged(): boolean {
     return this.cursor !== null || this.queued.length > 0;

@@ -36,8 +36,6 @@ export const OUTBOUND_RING_BYTES = 4 << 20;
 /** Longest the main thread delivers shard frames before its sockets get a turn. */
 const DELIVERY_SLICE_MS = 2;
 const BLOCKED_RETRY_MS = 1;
-/** While commands are answered within this long of each other, the thread polls instead of sleeping. */
-const POLL_WHILE_AWAITING_MS = 2;
 
 /**
  * The rings the FIX thread uses to reach every shard (it consumes the `fromShards` side). Any
@@ -144,15 +142,18 @@ export class ShardPool {
     this.inbox.close();
   }
 
+  /**
+   * With nothing to deliver the thread sleeps on the doorbell (after the Inbox's short spin) even
+   * while answers are due. Polling between socket turns instead, until no answer came for 2 ms,
+   * kept this thread on a core the shards needed: at 32 orders in flight it cost 75-81 µs of CPU
+   * per order in all against 51-55 µs sleeping, 20.6-21.6k against 24.5-25.3k orders/s (2 shards,
+   * in-process), and through the service it bought no latency (REST and FIX rows in
+   * docs/architecture.md, "Measured").
+   */
   private async deliveryLoop(): Promise<void> {
-    let lastFrameMs = performance.now();
     while (this.running) {
       const frames = this.client.receive(DELIVERY_SLICE_MS);
-      const nowMs = performance.now();
-      if (frames > 0) lastFrameMs = nowMs;
-      if (this.client.backlogged || (this.client.awaiting && nowMs - lastFrameMs < POLL_WHILE_AWAITING_MS)) {
-        // Answers are due (a journal sync takes ~0.1 ms): polling between socket turns catches them
-        // without the shard ringing this thread awake, a wake-up that costs more than the polls.
+      if (this.client.backlogged) {
         await eventLoopTurn();
       } else if (this.client.blocked && !this.client.flush()) {
         // A shard's queue is full: retry shortly, or as soon as a shard answers (it drained some).
