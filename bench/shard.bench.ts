@@ -2,10 +2,10 @@
 // sends market orders over the rings to the shard workers, each answer leaves once its batch's
 // journal records are synced. Measured in one run: the fdatasync floor, throughput with many
 // orders in flight, and latency at a fixed 2k orders/s (from the intended send time, so a stall is
-// not hidden), with 2 shards for each idle strategy (config `shard_idle`, the configured one
-// first), then with the configured strategy on 1 shard (config `shards`: two shards and the main
-// thread are three busy threads on this 2-core box), and the 2k/s run once more with durability
-// `none`: the same path with no sync at all, the part of the latency that is not the disk.
+// not hidden), first as the service runs (config `shards` and `shard_idle`), then with 2 shards for
+// each idle strategy (on this 2-core box two shards and the main thread are three busy threads,
+// where waiting matters most), and the 2k/s run once more with durability `none`: the same path
+// with no sync at all, the part of the latency that is not the disk.
 import { NO_STOP_OUT } from '../src/engine/stop-out.js';
 import { build } from 'hdr-histogram-js';
 import fs from 'node:fs';
@@ -25,6 +25,7 @@ import { perSec, us, type Row } from './support/stats.js';
 
 const ACCOUNTS = 1000;
 const DEFAULT_IDLE = SERVICE_DEFAULTS.shard_idle;
+const DEFAULT_SHARDS = SERVICE_DEFAULTS.shards;
 const IDLE_ORDER: readonly ShardIdle[] = [DEFAULT_IDLE, ...IDLE_STRATEGIES.filter((s) => s !== DEFAULT_IDLE)];
 const SYMBOL: SymbolSpec = {
   name: 'EURUSD', digits: 5, contractSize: 100_000, maxVolume: 10_000, baseCurrency: 'EUR', quoteCurrency: 'USD', session: '24x7',
@@ -146,8 +147,10 @@ async function runPool({ idle, shards, durability }: PoolSetup): Promise<PoolRun
   }
 }
 
+const shardCount = (shards: number): string => `${shards} shard${shards === 1 ? '' : 's'}`;
+
 function poolRows({ maxRate, at2k, syncs }: PoolRun, shards: number, tag: string, floorP50Us: number): Row[] {
-  const count = `${shards} shard${shards === 1 ? '' : 's'}`;
+  const count = shardCount(shards);
   return [
     { name: `durable orders, 512 in flight, ${count}${tag}`, median: '-', p99: '-', throughput: perSec(maxRate), note: 'goal >= 100k/s' },
     { name: `durable order ack at fixed 2k/s, ${count}${tag}`, median: us(at2k.p50), p99: us(at2k.p99), note: `goal p50 <= floor + 150 µs = ${us(floorP50Us + 150)}, p99 <= 1 ms` },
@@ -158,20 +161,21 @@ function poolRows({ maxRate, at2k, syncs }: PoolRun, shards: number, tag: string
   ];
 }
 
-/** The configured idle strategy's rows, then the others' beside them (config `shard_idle`), then 1 shard and no sync. */
+/** The configured shards' rows, then each idle strategy's on 2 shards (config `shard_idle`), then no sync. */
 export async function benchShard(): Promise<Row[]> {
   const floorDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-bench-floor-'));
   const floor = measureFsyncFloor(floorDir);
   fs.rmSync(floorDir, { recursive: true, force: true });
   const rows: Row[] = [{ name: 'fdatasync floor (data volume)', median: us(floor.p50Us), p99: us(floor.p99Us), note: 'one fdatasync of a 128 B write' }];
+  rows.push(...poolRows(await runPool({ idle: DEFAULT_IDLE, shards: DEFAULT_SHARDS, durability: 'sync' }), DEFAULT_SHARDS, ' (the defaults)', floor.p50Us));
   for (const idle of IDLE_ORDER) {
-    const tag = idle === DEFAULT_IDLE ? '' : ` [shard_idle ${idle}]`;
+    if (DEFAULT_SHARDS === 2 && idle === DEFAULT_IDLE) continue;
+    const tag = ` [shard_idle ${idle}]`;
     rows.push(...poolRows(await runPool({ idle, shards: 2, durability: 'sync' }), 2, tag, floor.p50Us));
   }
-  rows.push(...poolRows(await runPool({ idle: DEFAULT_IDLE, shards: 1, durability: 'sync' }), 1, '', floor.p50Us));
-  const unsynced = await runPool({ idle: DEFAULT_IDLE, shards: 2, durability: 'none' });
+  const unsynced = await runPool({ idle: DEFAULT_IDLE, shards: DEFAULT_SHARDS, durability: 'none' });
   rows.push({
-    name: 'order ack at fixed 2k/s, 2 shards, durability none', median: us(unsynced.at2k.p50), p99: us(unsynced.at2k.p99),
+    name: `order ack at fixed 2k/s, ${shardCount(DEFAULT_SHARDS)}, durability none`, median: us(unsynced.at2k.p50), p99: us(unsynced.at2k.p99),
     note: 'no sync at all: what is left is the hops and scheduling on 2 cores (the pacer spins on one of them)',
   });
   return rows;

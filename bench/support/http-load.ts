@@ -52,11 +52,14 @@ class Connection {
   constructor(readonly socket: net.Socket, private readonly onResponse: OnResponse, onLost: (err: Error) => void) {
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
-    // A connection the server closed with answers owed would leave the run waiting for ever.
-    socket.on('close', () => {
+    // A connection the server closed with answers owed would leave the run waiting for ever. The
+    // server's end (FIN) counts as closed at once: 'close' comes only in a later event-loop phase.
+    const ended = (): void => {
       this.closed = true;
       if (this.startedUs.length > 0) onLost(new Error(`the server closed a connection with ${this.startedUs.length} request(s) unanswered`));
-    });
+    };
+    socket.on('end', ended);
+    socket.on('close', ended);
   }
 
   send(bytes: Buffer, startedUs: number): void {

@@ -22,7 +22,7 @@ describe('validateConfig', () => {
       host: '127.0.0.1', port: 9880, sender_prefix: 'TAS', target_comp_id: 'TASGW',
       session: { tz: '+03:00', open: 'Sun 23:05', close: 'Fri 23:55' }, heartbeat_s: 30, logon_timeout_ms: 5000,
     });
-    expect(config).toMatchObject({ shards: 2, data_dir: './data', trusted_proxies: [], durability: 'sync', log: { level: 'info' } });
+    expect(config).toMatchObject({ shards: 1, data_dir: './data', trusted_proxies: [], durability: 'sync', log: { level: 'info' } });
     expect(config.prices).toEqual({ source: 'simulated', seed: 42, file: null, speed: 1 });
     expect(config.stream).toEqual({
       heartbeat_ms: 5000, retention_hours: 24, max_buffer_bytes: 1048576, max_connections_per_key: 5, max_symbols_per_connection: 200,
