@@ -50,9 +50,10 @@ const journalThread: Candidate = async (dir, load) => {
   const bell = createDoorbell();
   const rings = Array.from({ length: SHARDS }, () => createRing(1 << 20, bell));
   const durable = new SharedArrayBuffer(4 * SHARDS);
+  const ready = new SharedArrayBuffer(4);
   const stop = new SharedArrayBuffer(4);
-  const journal = peer({ role: 'journal-thread', dir, rings, durable, stop });
-  const shards = rings.map((ring, slot) => peer({ role: 'shard-relay', ring, durable, slot, load }));
+  const journal = peer({ role: 'journal-thread', dir, rings, durable, ready, stop });
+  const shards = rings.map((ring, slot) => peer({ role: 'shard-relay', ring, durable, ready, slot, load }));
   try {
     const reports = await Promise.all(shards.map((p) => p.report));
     Atomics.store(new Int32Array(stop), 0, 1);
