@@ -17,8 +17,12 @@ import type {
 
 export type CloseFailure = { readonly ticket: number; readonly reject: Reject };
 
-function closeFacts(p: PositionRecord, closePrice: Ticks, profit: Cents, closedVolume: Centilots) {
-  return { ok: true, kind: 'close', ticket: p.ticket, symbol: p.symbol, side: p.side, source: p.source, closePrice, profit, closedVolume } as const;
+// One literal with every field: spreading a partial result and adding fields to it cost ~1 µs a
+// close in V8 (most of an engine close) and left slower-to-encode objects.
+function closeResult(
+  p: PositionRecord, status: CloseResult['status'], closePrice: Ticks, profit: Cents, closedVolume: Centilots, volume: Centilots,
+): CloseResult {
+  return { ok: true, kind: 'close', ticket: p.ticket, symbol: p.symbol, side: p.side, source: p.source, closePrice, profit, closedVolume, status, volume };
 }
 
 /** Closes `volume` of `position` at the current bid (buy) or ask (sell). */
@@ -39,7 +43,7 @@ export function closePosition(core: Core, tx: Tx, account: AccountState, positio
     floatingChanged(core, account, position, null);
     slot.book.positions.delete(position.ticket);
     tx.positionClosed(account, position, reason, closePrice, profit);
-    return { ...closeFacts(position, closePrice, profit, volume), status: 'closed', volume: 0 };
+    return closeResult(position, 'closed', closePrice, profit, volume, 0);
   }
   // The released share is rounded once and subtracted, so the account's margin stays the exact sum.
   const released = divRound(mulExact(position.margin, volume), position.volume);
@@ -49,7 +53,7 @@ export function closePosition(core: Core, tx: Tx, account: AccountState, positio
   floatingChanged(core, account, position, rest);
   slot.book.putPosition(rest);
   tx.positionReduced(account, rest, reason, closePrice, volume, profit);
-  return { ...closeFacts(position, closePrice, profit, volume), status: 'partially_closed', volume: rest.volume };
+  return closeResult(position, 'partially_closed', closePrice, profit, volume, rest.volume);
 }
 
 export function close(core: Core, tx: Tx, cmd: ClosePosition): CloseResult | Reject {

@@ -86,5 +86,6 @@ export function reportAccepted(
   if (sym === undefined) return;
   desk.tracker.name(order, names.clOrdId);
   const execId = event === null ? desk.execIds.next(desk.login) : desk.execIds.ofEvent(desk.login, event.seq);
-  sendReport(desk, orderReport(order, sym, { ...names, execId }, execType, transactTimeMs, null));
+  // Spelled out: a spread that adds a key costs ~1 µs in V8, more than the rest of the report.
+  sendReport(desk, orderReport(order, sym, { clOrdId: names.clOrdId, origClOrdId: names.origClOrdId, execId }, execType, transactTimeMs, null));
 }

@@ -62,7 +62,8 @@ interface PositionEventJson extends PositionJson {
 function positionEventFields(e: PositionEvent, pricing: Pricing): PositionEventJson {
   const spec = specOf(pricing, e.position.symbol);
   const profit = e.status === 'open' ? pricing.floatingProfit(e.position) : e.profit;
-  const out: PositionEventJson = { ...positionJson(e.position, spec, profit), status: e.status };
+  // Adding the field to the fresh object: a spread into a literal that adds keys costs ~1 µs in V8.
+  const out: PositionEventJson = Object.assign(positionJson(e.position, spec, profit), { status: e.status });
   if (e.closePrice !== null) out.close_price = fromTicks(e.closePrice, spec.digits);
   if (e.closedVolume !== null && e.status === 'partially_closed') out.closed_volume = centilotsToLots(e.closedVolume);
   if (e.reason !== null) out.reason = e.reason;
