@@ -33,6 +33,7 @@ import { recoverShard, type Recovered } from '../shard/recovery.js';
 import { ShardStatsBoard } from '../shard/stats.js';
 import { ShardUpkeep } from '../shard/upkeep.js';
 import type { ClusterShardData, ShardWorkerData } from '../shard/worker-data.js';
+import type { WireOutbound } from '../shard/wire-answers.js';
 import { writeFrame } from '../shard/write-frame.js';
 import { decodeForward, encode, type ForwardedAnswer, type Origin } from './codec.js';
 import { Forwarder } from './forwarder.js';
@@ -81,7 +82,7 @@ async function main(): Promise<void> {
   const stats = new ShardStatsBoard(data.stats);
   new ThreadMemoryBoard(data.memory).recordOwn();
   const readers = data.inbound.map((c) => new FrameReader<ShardInbound>(c));
-  const writers = data.outbound.map((c) => new FrameWriter<ShardOutbound>(c));
+  const writers = data.outbound.map((c) => new FrameWriter<WireOutbound>(c));
   const inbox = new Inbox(data.inbound);
   const outgoing: ShardOutbound[][] = writers.map(() => []);
   const answers: OutItem[][] = writers.map(() => []);

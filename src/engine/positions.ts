@@ -17,9 +17,11 @@ import type {
 
 export type CloseFailure = { readonly ticket: number; readonly reject: Reject };
 
-// One literal with every field: spreading a partial result and adding fields to it cost ~1 µs a
-// close in V8 (most of an engine close) and left slower-to-encode objects.
-function closeResult(
+/**
+ * A close's result, as one literal with every field: spreading a partial result and adding fields
+ * to it cost ~1 µs a close in V8 (most of an engine close) and left slower-to-encode objects.
+ */
+export function closeResult(
   p: PositionRecord, status: CloseResult['status'], closePrice: Ticks, profit: Cents, closedVolume: Centilots, volume: Centilots,
 ): CloseResult {
   return { ok: true, kind: 'close', ticket: p.ticket, symbol: p.symbol, side: p.side, source: p.source, closePrice, profit, closedVolume, status, volume };

@@ -3,15 +3,16 @@
 import { FrameReader, FrameWriter, type RingChannel } from '../ring/index.js';
 import type { ShardTransport } from './client.js';
 import type { ShardInbound, ShardOutbound } from './protocol.js';
+import { fromWire, type WireOutbound } from './wire-answers.js';
 
 export class RingTransport implements ShardTransport {
   private readonly writers: FrameWriter<ShardInbound>[];
-  private readonly readers: FrameReader<ShardOutbound>[];
+  private readonly readers: FrameReader<WireOutbound>[];
 
   /** `toShards[i]` and `fromShards[i]` are this thread's rings to and from shard i. */
   constructor(toShards: readonly RingChannel[], fromShards: readonly RingChannel[]) {
     this.writers = toShards.map((c) => new FrameWriter<ShardInbound>(c));
-    this.readers = fromShards.map((c) => new FrameReader<ShardOutbound>(c));
+    this.readers = fromShards.map((c) => new FrameReader<WireOutbound>(c));
   }
 
   get shards(): number { return this.writers.length; }
@@ -22,7 +23,7 @@ export class RingTransport implements ShardTransport {
 
   receive(maxFrames: number, onFrame: (frame: ShardOutbound) => void): number {
     let frames = 0;
-    for (const reader of this.readers) frames += reader.drain(maxFrames, onFrame);
+    for (const reader of this.readers) frames += reader.drain(maxFrames, (frame) => { onFrame(fromWire(frame)); });
     return frames;
   }
 }

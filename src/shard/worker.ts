@@ -23,6 +23,7 @@ import { recoverShard } from './recovery.js';
 import { ShardStatsBoard } from './stats.js';
 import { ShardUpkeep } from './upkeep.js';
 import type { ShardWorkerData } from './worker-data.js';
+import type { WireOutbound } from './wire-answers.js';
 import { writeFrame } from './write-frame.js';
 
 /** Frames taken into one batch at most: bounds a batch's latency and its journal write. */
@@ -69,7 +70,7 @@ async function main(): Promise<void> {
   const core = new ShardCore(data.shard, engine, journal, checkpoint, new OrderArchive(engine, checkpoint, store), Date.now, new ShardStatsBoard(data.stats));
 
   const readers = data.inbound.map((c) => new FrameReader<ShardInbound>(c));
-  const writers = data.outbound.map((c) => new FrameWriter<ShardOutbound>(c));
+  const writers = data.outbound.map((c) => new FrameWriter<WireOutbound>(c));
   const inbox = new Inbox(data.inbound);
   const idle = idleStrategy(data.idle);
   const toMain: ShardOutbound[] = [];

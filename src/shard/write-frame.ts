@@ -5,6 +5,7 @@
 // events ahead as `events` items, which a peer applies exactly as it would the reply's own.
 import type { FrameWriter } from '../ring/index.js';
 import type { OutItem, ShardOutbound } from './protocol.js';
+import { toWire, type WireOutbound } from './wire-answers.js';
 
 const RETRY_DELAY_MS = 1;
 
@@ -25,10 +26,12 @@ function halves(frame: Batch): [Batch, Batch] | null {
   return [{ ...frame, items: [ahead] }, { ...frame, accounts: [], items: [rest] }];
 }
 
-export async function writeFrame(writer: FrameWriter<ShardOutbound>, frame: ShardOutbound): Promise<void> {
+export async function writeFrame(writer: FrameWriter<WireOutbound>, frame: ShardOutbound): Promise<void> {
+  // One wire value for every retry: the writer keeps a refused frame's bytes for that same value.
+  const wire = toWire(frame);
   let accepted: boolean;
   try {
-    accepted = writer.tryWrite(frame);
+    accepted = writer.tryWrite(wire);
   } catch (err) {
     const parts = frame.t === 'batch' ? halves(frame) : null;
     if (parts === null) throw err;
@@ -38,6 +41,6 @@ export async function writeFrame(writer: FrameWriter<ShardOutbound>, frame: Shar
   }
   while (!accepted) {
     await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS));
-    accepted = writer.tryWrite(frame);
+    accepted = writer.tryWrite(wire);
   }
 }
