@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EquityHistory, equityStepMs } from '../../src/console/equity/equity-history.js';
 import { KeySeries } from '../../src/console/key-series/key-series.js';
-import { KeyTally, mergeRows } from '../../src/console/key-series/tally.js';
+import { KeyTally, mergeRows, Tally } from '../../src/console/key-series/tally.js';
+import { bucketOf, bucketUpperUs } from '../../src/gateway/stats/latency-histogram.js';
 import { sessionState } from '../../src/console/quote-routes.js';
 import { chartTables } from '../../src/console/tables.js';
 import { timeWindow } from '../../src/console/time-window.js';
@@ -82,6 +83,17 @@ describe('series pieces', () => {
     expect(row.endpoints['POST /v1/orders']).toMatchObject({ requests: 1, p99Us: expect.any(Number) });
     const merged = mergeRows(row, { total: { requests: 1, errors: 1, errorsByName: { not_found: 1 }, p50Us: 9, p90Us: 9, p99Us: 99_999 }, endpoints: {} });
     expect(merged.total).toMatchObject({ requests: 102, errors: 2, errorsByName: { rate_limited: 1, not_found: 1 }, p99Us: 99_999, p50Us: row.total.p50Us });
+  });
+
+  it('reads every percentile of a bucket in one pass, each the upper bound of the bucket its rank falls in', () => {
+    const t = new Tally();
+    expect(t.percentilesUs([0.5, 0.9, 0.99])).toEqual([null, null, null]);
+    // 89 requests at 100 µs, 10 at 10 ms, 1 at 1 s: the ranks 50, 90 and 99 fall in the three buckets.
+    for (let i = 0; i < 89; i++) t.add(null, 100);
+    for (let i = 0; i < 10; i++) t.add(null, 10_000);
+    t.add(null, 1_000_000);
+    expect(t.percentilesUs([0.5, 0.9, 0.99, 1])).toEqual([100, 10_000, 10_000, 1_000_000].map((us) => bucketUpperUs(bucketOf(us))));
+    expect(t.toRow()).toMatchObject({ p50Us: bucketUpperUs(bucketOf(100)), p90Us: bucketUpperUs(bucketOf(10_000)), p99Us: bucketUpperUs(bucketOf(10_000)) });
   });
 
   it('closes 10 s buckets into the minute, writes both, reads the open ones live, and sweeps what is past its retention', async () => {

@@ -43,27 +43,27 @@ export class Tally {
     for (const [bucket, n] of other.latency) bump(this.latency, bucket, n);
   }
 
-  /** The q-quantile in µs (the bucket's upper bound: never optimistic), null when empty. */
-  percentileUs(q: number): number | null {
-    if (this.requests === 0) return null;
-    const rank = Math.max(1, Math.ceil(q * this.requests));
+  /**
+   * The q-quantiles in µs, for qs in ascending order (each the bucket's upper bound: never
+   * optimistic), null when empty. One sort of the buckets for all of them: a closed bucket of
+   * 2,000 keys sorted once per percentile cost the main thread ~20 ms a second.
+   */
+  percentilesUs(qs: readonly number[]): (number | null)[] {
+    const out: (number | null)[] = qs.map(() => null);
+    if (this.requests === 0) return out;
+    let next = 0;
     let seen = 0;
     for (const bucket of [...this.latency.keys()].sort((a, b) => a - b)) {
       seen += this.latency.get(bucket)!;
-      if (seen >= rank) return bucketUpperUs(bucket);
+      while (next < qs.length && seen >= Math.max(1, Math.ceil(qs[next]! * this.requests))) out[next++] = bucketUpperUs(bucket);
+      if (next === qs.length) break;
     }
-    return null;
+    return out;
   }
 
   toRow(): TallyRow {
-    return {
-      requests: this.requests,
-      errors: this.errors,
-      errorsByName: Object.fromEntries(this.errorsByName),
-      p50Us: this.percentileUs(0.5),
-      p90Us: this.percentileUs(0.9),
-      p99Us: this.percentileUs(0.99),
-    };
+    const [p50Us = null, p90Us = null, p99Us = null] = this.percentilesUs([0.5, 0.9, 0.99]);
+    return { requests: this.requests, errors: this.errors, errorsByName: Object.fromEntries(this.errorsByName), p50Us, p90Us, p99Us };
   }
 }
 
