@@ -277,6 +277,7 @@ async function withService<T>(durability: 'sync' | 'none', run: (s: ServiceProce
 export async function benchFixRoundtrip(): Promise<Row[]> {
   const floorDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-fixbench-floor-'));
   const floor = measureFsyncFloor(floorDir);
+  const pacedFloors = new Map(RATES.map((rate) => [rate, measureFsyncFloor(floorDir, rate, rate)] as const));
   fs.rmSync(floorDir, { recursive: true, force: true });
   const echo = await echoBaseline();
   const durable = await withService('sync', (s) => orderRuns(s, 's'));
@@ -284,7 +285,10 @@ export async function benchFixRoundtrip(): Promise<Row[]> {
     session: await sessionOnly(s, 2000), orders: await orderRuns(s, 'n'), ticks: await tickToW(s),
   }));
   const goalP50 = Math.max(100, floor.p50Us + 100);
-  const rows: Row[] = [{ name: 'fdatasync floor (data volume)', median: us(floor.p50Us), p99: us(floor.p99Us), note: 'one fdatasync of a 128 B write' }];
+  const rows: Row[] = [{ name: 'fdatasync floor (data volume)', median: us(floor.p50Us), p99: us(floor.p99Us), note: 'one fdatasync of a 128 B write, back to back' }];
+  for (const [rate, paced] of pacedFloors) {
+    rows.push({ name: `fdatasync floor @ ${rate}/s`, median: us(paced.p50Us), p99: us(paced.p99Us), note: 'the same, one sync every 1/rate s (the disk idles in between)' });
+  }
   for (const rate of RATES) {
     const e = echo.get(rate)!;
     rows.push({ name: `baseline: TLS 1.3 echo @ ${rate}/s`, median: us(e.p50), p99: us(e.p99), throughput: `${rate}/s`, note: `max ${us(e.max)}; no FIX work` });

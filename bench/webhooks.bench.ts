@@ -127,6 +127,7 @@ async function fanOut(s: ServiceProcess): Promise<Row[]> {
     if (res.status !== 200) throw new Error('health check failed');
   });
   const fsync = measureFsyncFloor(s.dataDir);
+  const pacedFsync = measureFsyncFloor(s.dataDir, 100, SIGNALS_PER_SEC);
   const note = `${SIGNALS} signals at ${SIGNALS_PER_SEC}/s over ${FAN_HOOKS} webhooks; server and driver share 2 cores`;
   const ms = (v: number): string => us(v * 1000);
   return [
@@ -135,6 +136,7 @@ async function fanOut(s: ServiceProcess): Promise<Row[]> {
     { name: 'signal round trip (driver, from intended send)', median: us(roundTrip.getValueAtPercentile(50)), p99: us(roundTrip.getValueAtPercentile(99)), throughput: perSec(SIGNALS_PER_SEC * FAN_TARGETS), note: `${note}; throughput in orders/s` },
     { name: 'baseline: GET /health round trip', median: us(health.getValueAtPercentile(50)), p99: us(health.getValueAtPercentile(99)), note: 'same listener, same rate' },
     { name: 'baseline: fdatasync floor (data volume)', median: us(fsync.p50Us), p99: us(fsync.p99Us), note: 'one fsync per shard batch bounds every acknowledged order' },
+    { name: `baseline: fdatasync floor @ ${SIGNALS_PER_SEC}/s`, median: us(pacedFsync.p50Us), p99: us(pacedFsync.p99Us), note: 'the same, at the signals\' rate (the disk idles in between)' },
   ];
 }
 
