@@ -69,12 +69,16 @@ export class Instruments {
   setQuote(quote: Quote): boolean {
     const sym = this.bySymbol.get(quote.symbol);
     if (sym === undefined) return false;
+    // A quote at the same prices leaves every price-derived value as it was (floating profit,
+    // equity): their caches stay valid, and a stop-out check after it is O(accounts), not
+    // O(positions) (a feed repeating its prices, or a symbol with volatility 0).
+    const moved = sym.quote === null || sym.quote.bid !== quote.bid || sym.quote.ask !== quote.ask;
     sym.quote = quote;
-    this.version++;
+    if (moved) this.version++;
     return true;
   }
 
-  /** Changes with every quote set: a value computed from quotes at one version holds until it changes. */
+  /** Changes with every change of a price: a value computed from quotes at one version holds until it changes. */
   get quoteVersion(): number {
     return this.version;
   }

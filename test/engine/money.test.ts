@@ -126,3 +126,35 @@ describe('pure functions for the read model', () => {
     expect(marginLevel(100_001, 30_000)).toBe(333.34);
   });
 });
+
+describe('quote versions (the key of the floating-profit cache)', () => {
+  it('move with a price, not with a quote that repeats the prices', () => {
+    const m = new Instruments(SYMBOLS);
+    const first = QUOTES[0]!;
+    m.setQuote(first);
+    const v = m.quoteVersion;
+    m.setQuote({ ...first, ts: first.ts + 250 });
+    expect(m.quoteVersion).toBe(v);
+    expect(m.quote(first.symbol)?.ts).toBe(first.ts + 250);
+    m.setQuote({ ...first, bid: first.bid + 1 });
+    expect(m.quoteVersion).toBe(v + 1);
+    m.setQuote({ ...first, bid: first.bid + 1, ask: first.ask + 1 });
+    expect(m.quoteVersion).toBe(v + 2);
+  });
+
+  it('keeps the cached free margin equal to a fresh computation across repeated and moved quotes', () => {
+    const e = engine();
+    ok(e.apply(place('usd1', 'EURUSD', 'buy', 10), WED_NOON), 'place');
+    const cachedEqualsFresh = (): void => { expect(e.freeMargin('usd1')).toBe(e.metrics('usd1')?.freeMargin); };
+    e.apply(tick('EURUSD', 108_600, 108_610), WED_NOON + 1);
+    cachedEqualsFresh();
+    const before = e.freeMargin('usd1')!;
+    e.apply(tick('EURUSD', 108_600, 108_610, WED_NOON + 2), WED_NOON + 2);
+    cachedEqualsFresh();
+    expect(e.freeMargin('usd1')).toBe(before);
+    // 0.1 lot of EURUSD: 100 ticks of 0.00001 move 10 000 units by 0.001 USD each: $10.00.
+    e.apply(tick('EURUSD', 108_700, 108_710, WED_NOON + 3), WED_NOON + 3);
+    cachedEqualsFresh();
+    expect(e.freeMargin('usd1')).toBe(before + 1000);
+  });
+});
