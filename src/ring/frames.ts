@@ -100,7 +100,8 @@ export class FrameWriter<T> {
       if (mayDefineRecord(packed, packed.start, packed.end)) this.#packr = streamPackr();
       throw err;
     }
-    if (!written) this.#refused = { value, bytes: packed.slice(packed.start, packed.end) };
+    // A copy: Buffer's slice() is a view, and every Packr of this thread packs into that buffer.
+    if (!written) this.#refused = { value, bytes: Uint8Array.prototype.slice.call(packed, packed.start, packed.end) };
     return written;
   }
 }

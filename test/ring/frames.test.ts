@@ -72,6 +72,20 @@ describe('FrameWriter / FrameReader', () => {
     expect(drainAll(reader)).toEqual([{ shape: 'new', list: [1, 2, 3] }, { shape: 'again', list: [] }]);
   });
 
+  it('a refused frame survives other writers encoding on the same thread before its retry', () => {
+    // msgpackr packs into one buffer per thread: the kept bytes must be a copy, not a view of it.
+    const full = frames<Record<string, unknown>>(256);
+    const other = frames<Record<string, unknown>>(4096);
+    while (full.writer.tryWrite({ a: 1 }));
+    const held = { tick: 'EURUSD', bid: 108_500 };
+    expect(full.writer.tryWrite(held)).toBe(false);
+    expect(other.writer.tryWrite({ cmd: 'place', login: 'someone-else', volume: 123_456 })).toBe(true);
+    drainAll(full.reader);
+    expect(full.writer.tryWrite(held)).toBe(true);
+    expect(drainAll(full.reader)).toEqual([held]);
+    expect(drainAll(other.reader)).toEqual([{ cmd: 'place', login: 'someone-else', volume: 123_456 }]);
+  });
+
   it('a value msgpackr cannot encode throws, writes nothing and leaves the stream intact', () => {
     const { writer, reader } = frames<Record<string, unknown>>(1024);
     expect(writer.tryWrite({ x: 1 })).toBe(true);
