@@ -33,7 +33,7 @@ import { recoverShard, type Recovered } from '../shard/recovery.js';
 import { ShardStatsBoard } from '../shard/stats.js';
 import { ShardUpkeep } from '../shard/upkeep.js';
 import type { ClusterShardData, ShardWorkerData } from '../shard/worker-data.js';
-import type { WireOutbound } from '../shard/wire-answers.js';
+import type { WireOutbound } from '../shard/batch-wire.js';
 import { writeFrame } from '../shard/write-frame.js';
 import { decodeForward, encode, type ForwardedAnswer, type Origin } from './codec.js';
 import { Forwarder } from './forwarder.js';

@@ -3,7 +3,7 @@
 import { FrameReader, FrameWriter, type RingChannel } from '../ring/index.js';
 import type { ShardTransport } from './client.js';
 import type { ShardInbound, ShardOutbound } from './protocol.js';
-import { fromWire, type WireOutbound } from './wire-answers.js';
+import { fromWire, type WireOutbound } from './batch-wire.js';
 
 export class RingTransport implements ShardTransport {
   private readonly writers: FrameWriter<ShardInbound>[];

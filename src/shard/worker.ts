@@ -23,7 +23,7 @@ import { recoverShard } from './recovery.js';
 import { ShardStatsBoard } from './stats.js';
 import { ShardUpkeep } from './upkeep.js';
 import type { ShardWorkerData } from './worker-data.js';
-import type { WireOutbound } from './wire-answers.js';
+import type { WireOutbound } from './batch-wire.js';
 import { writeFrame } from './write-frame.js';
 
 /** Frames taken into one batch at most: bounds a batch's latency and its journal write. */

@@ -5,7 +5,7 @@
 // events ahead as `events` items, which a peer applies exactly as it would the reply's own.
 import type { FrameWriter } from '../ring/index.js';
 import type { OutItem, ShardOutbound } from './protocol.js';
-import { toWire, type WireOutbound } from './wire-answers.js';
+import { toWire, type WireOutbound } from './batch-wire.js';
 
 const RETRY_DELAY_MS = 1;
 

@@ -1,4 +1,4 @@
-// A shard in the test's own thread: the real Engine behind the real ring protocol, so the
+// A shard in the test's own thread: the real Engine behind the real ring protocol and wire form, so the
 // conformance tests drive the FIX thread's real ShardClient and FixShardLink. It applies whatever
 // the FIX side wrote, one batch per process() call, and keeps every order it accepted (what a
 // shard's history answers an order query from). `other()` applies a command from another peer
@@ -7,7 +7,8 @@
 import { Engine } from '../../../src/engine/engine.js';
 import type { Command, EngineEvent, EngineInit, OrderRecord, Outcome, Quote } from '../../../src/engine/types.js';
 import { FrameReader, FrameWriter, createDoorbell, createRing, type RingChannel } from '../../../src/ring/index.js';
-import type { Answer, OrderRef, OutItem, ShardInbound, ShardOutbound } from '../../../src/shard/protocol.js';
+import { toWire, type WireOutbound } from '../../../src/shard/batch-wire.js';
+import type { Answer, OrderRef, OutItem, ShardInbound } from '../../../src/shard/protocol.js';
 
 export class FakeShard {
   readonly toShard: RingChannel;
@@ -17,7 +18,7 @@ export class FakeShard {
   /** Frames the shard does not process while true (a saturated shard: its ring fills up). */
   stalled = false;
   private readonly reader: FrameReader<ShardInbound>;
-  private readonly writer: FrameWriter<ShardOutbound>;
+  private readonly writer: FrameWriter<WireOutbound>;
   private readonly ordersById = new Map<string, OrderRecord>();
   private readonly clientIds = new Map<string, string>();
   private readonly events: EngineEvent[] = [];
@@ -83,7 +84,8 @@ export class FakeShard {
           break;
       }
     });
-    if (items.length > 0 && !this.writer.tryWrite({ t: 'batch', shard: 0, lsn: 0, accounts: [], items })) throw new Error('fake shard: FIX ring full');
+    // In the wire form the real shard writes (shard/write-frame.ts).
+    if (items.length > 0 && !this.writer.tryWrite(toWire({ t: 'batch', shard: 0, lsn: 0, accounts: [], items }))) throw new Error('fake shard: FIX ring full');
     return frames + items.length;
   }
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { FrameReader, FrameWriter } from '../../src/ring/frames.js';
 import { createDoorbell, createRing } from '../../src/ring/layout.js';
 import type { Answer, OutItem, ShardOutbound } from '../../src/shard/protocol.js';
-import { fromWire, toWire, type WireOutbound } from '../../src/shard/wire-answers.js';
+import { fromWire, toWire, type WireOutbound } from '../../src/shard/batch-wire.js';
 import type { Command, Outcome } from '../../src/engine/types.js';
 import { close, engine, pending, place, WED_NOON } from '../engine/fixtures.js';
 
