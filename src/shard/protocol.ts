@@ -1,5 +1,7 @@
 // Frames carried (msgpackr-encoded) by the SPSC rings between a shard and its peers (the main thread
-// and the FIX thread). Each peer owns one ring into the shard and reads one ring out of it.
+// and the FIX thread). Each peer owns one ring into the shard and reads one ring out of it. A
+// batch travels in a wire form (batch-wire.ts: its events as one block of event-codec.ts, results
+// its events restate sent once) that the reading thread turns back into a ShardOutbound.
 import type { AccountRecord, AccountSnapshot, Cents, Command, DeadManFiredResult, EngineEvent, OrderRecord, Quote, Reject, Result, UnixMs } from '../engine/types.js';
 
 export type { AccountSnapshot };
