@@ -3,7 +3,7 @@
 // the node's own lease (a node_id already live is refused at start), the market lease (the one
 // node whose price sources run, publishing each quote once on its symbol's subject for every
 // node), and the quotes coming back.
-import { jetstreamManager, RetentionPolicy, StorageType, type JetStreamManager, type StreamConfig } from '@nats-io/jetstream';
+import { jetstreamManager, RetentionPolicy, StorageType, type JetStreamManager, type StoredMsg, type StreamConfig } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { ClusterConfig, Durability } from '../config/types.js';
@@ -18,6 +18,9 @@ export class NodeIdLiveError extends Error {}
 
 /** How long a joining node retries taking its own lease while the bucket settles. */
 const JOIN_RETRY_MS = 10_000;
+/** Reads of a symbol's kept quote before a node gives up on it (see keptQuote), 200, 400, … ms apart. */
+const KEPT_QUOTE_ATTEMPTS = 5;
+const KEPT_QUOTE_RETRY_MS = 200;
 
 /** Streams are created by one node at a time at most once; the others find them. */
 async function ensureStream(jsm: JetStreamManager, config: Partial<StreamConfig> & { readonly name: string }): Promise<void> {
@@ -108,13 +111,32 @@ export class ClusterNode {
     });
     // Subscribed first, so nothing published meanwhile is missed; a kept quote older than one
     // received since is ignored by the market.
-    const kept = await Promise.all(symbols.map((symbol) => this.jsm.streams.getMessage(QUOTE_STREAM, { last_by_subj: quoteSubject(symbol) }).catch(() => null)));
+    const kept = await Promise.all(symbols.map((symbol) => this.keptQuote(symbol)));
     for (const m of kept) {
       const q = m === null ? null : decodeQuote(m.data);
       if (q?.ok) onQuote(q.value);
     }
     this.timers.push(setInterval(() => { void this.competeForMarket(); }, config.lease_ms / 3));
     await this.competeForMarket();
+  }
+
+  /**
+   * The last quote the cluster kept for a symbol (null: none yet). A request that fails (a
+   * timeout on a loaded box) is asked again: pushed prices are published once, so a node that
+   * missed its kept quote would have none for that symbol until the next push.
+   */
+  private async keptQuote(symbol: string): Promise<StoredMsg | null> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.jsm.streams.getMessage(QUOTE_STREAM, { last_by_subj: quoteSubject(symbol) });
+      } catch (err) {
+        if (this.closed || attempt >= KEPT_QUOTE_ATTEMPTS) {
+          this.opts.log.warn({ err, symbol }, 'the kept quote could not be read: the symbol waits for its next quote');
+          return null;
+        }
+        await new Promise((resolve) => setTimeout(resolve, KEPT_QUOTE_RETRY_MS * attempt));
+      }
+    }
   }
 
   /** Renews this node's lease from now on (a lapse, e.g. a long stall, is claimed again). */
