@@ -10,7 +10,10 @@
  *
  * Threads: the machine has 2 cores, so every run uses the main thread plus ONE worker.
  *   codec       single thread: msgpackr encode/decode of a protocol tick frame, per codec
- *               choice; per op, timed in batches of 64 ops (tinybench).
+ *               choice; per op, timed in batches of 64 ops (tinybench). And a shard's batch
+ *               frame through a ring and back (write + drain), as msgpackr records against the
+ *               wire form the shards use (shard/batch-wire.ts: events as one event-codec block):
+ *               512 market-order replies, and a kill switch closing 10,000 positions.
  *   throughput  main produces N frames as fast as the sink worker (an Inbox consumer) takes
  *               them; ring and postMessage runs alternate, 3 each, and the median run counts.
  *   hop         ping-pong main <-> echo worker, one frame in flight; both legs pooled; the
@@ -30,7 +33,10 @@ import { Packr, Unpackr, RESET_BUFFER_MODE, REUSE_BUFFER_MODE } from 'msgpackr';
 import { Bench } from 'tinybench';
 import { FrameReader, FrameWriter, Inbox, RingReader, RingWriter, createDoorbell, createRing, type RingChannel } from '../src/ring/index.js';
 import { copyBytes } from '../src/ring/copy-bytes.js';
-import type { ShardInbound } from '../src/shard/protocol.js';
+import { Engine } from '../src/engine/engine.js';
+import type { AccountRecord, Command, Outcome } from '../src/engine/types.js';
+import { fromWire, toWire, type WireOutbound } from '../src/shard/batch-wire.js';
+import type { OutItem, ShardInbound, ShardOutbound } from '../src/shard/protocol.js';
 import { percentile } from './support/stats.js';
 import { RAW_FRAME_BYTES, sharedClockUs, tickFrame, type IdleReport, type IdleStrategy, type PeerTask } from './ring-peer.js';
 
@@ -155,6 +161,74 @@ async function codecRows(): Promise<Row[]> {
       p99: perOpUs(result.latency.p99),
       throughput: result.throughput.mean * CODEC_BATCH,
     };
+  });
+}
+
+/** A market-order batch and a kill-switch batch, as a shard's engine makes them. */
+function shardBatches(): { readonly places: ShardOutbound; readonly kill: ShardOutbound } {
+  const startMs = 1_700_000_000_000;
+  const accounts: AccountRecord[] = Array.from({ length: 1000 }, (_, i) => ({
+    login: String(700_000 + i), user: 'bench', type: 'demo', group: 'demo', currency: 'USD', leverage: 100, server: 'Demo-1',
+    balance: 100_000_000, margin: 0, seq: 0, accountHalted: false, userHalted: false,
+  }));
+  const engine = new Engine({
+    shardId: 0, idCounter: 0, accounts, pendingOrders: [], positions: [], clientIds: [], haltedKeys: [], clientIdRetentionMs: 86_400_000,
+    symbols: [{ name: 'EURUSD', digits: 5, contractSize: 100_000, maxVolume: 10_000, baseCurrency: 'EUR', quoteCurrency: 'USD', session: '24x7' }],
+    quotes: [{ symbol: 'EURUSD', bid: 108_500, ask: 108_510, ts: startMs }],
+  });
+  let n = 0;
+  const buy = (login: string): Command => ({
+    kind: 'place', login, symbol: 'EURUSD', side: 'buy', type: 'market', volume: 1, sizing: null, price: null, sl: null, tp: null,
+    clientId: `c-${n++}`, source: 'webhook', keyId: null, webhookId: 'hook-1',
+  });
+  const reply = (corr: number, o: Outcome): OutItem => {
+    if (!o.result.ok) throw new Error(`bench command refused: ${o.result.message}`);
+    return { k: 'reply', corr, answer: { t: 'done', result: o.result }, events: o.events };
+  };
+  const placed = accounts.slice(0, 512).map((a, i) => reply(i, engine.apply(buy(a.login), startMs)));
+  for (let round = 0; round < 10; round++) for (const a of accounts) engine.apply(buy(a.login), startMs);
+  const killed = accounts.map((a, i) => reply(i, engine.apply({ kind: 'killSwitch', login: a.login, scope: 'user', active: true }, startMs)));
+  return {
+    places: { t: 'batch', shard: 0, lsn: 1, accounts: accounts.slice(0, 512), items: placed },
+    kill: { t: 'batch', shard: 0, lsn: 2, accounts: [], items: killed },
+  };
+}
+
+/** Write + drain of one batch frame through a ring, as msgpackr records and in the wire form. */
+async function batchCodecRows(): Promise<Row[]> {
+  const { places, kill } = shardBatches();
+  const asRecords = (): (frame: ShardOutbound) => void => {
+    const channel = createRing(1 << 24, createDoorbell());
+    const writer = new FrameWriter<ShardOutbound>(channel);
+    const reader = new FrameReader<ShardOutbound>(channel);
+    return (frame) => {
+      if (!writer.tryWrite(frame)) throw new Error('bench ring full');
+      reader.drain(1, () => undefined);
+    };
+  };
+  const asWire = (): (frame: ShardOutbound) => void => {
+    const channel = createRing(1 << 24, createDoorbell());
+    const writer = new FrameWriter<WireOutbound>(channel);
+    const reader = new FrameReader<WireOutbound>(channel);
+    return (frame) => {
+      if (!writer.tryWrite(toWire(frame))) throw new Error('bench ring full');
+      reader.drain(1, (f) => { fromWire(f); });
+    };
+  };
+  const tasks: Record<string, () => void> = {};
+  for (const [what, frame] of [['512 market-order replies', places], ['kill switch, 10,000 closes', kill]] as const) {
+    const records = asRecords();
+    const wire = asWire();
+    tasks[`batch frame write + drain, ${what}: msgpackr records`] = () => { records(frame); };
+    tasks[`batch frame write + drain, ${what}: wire form (event block)`] = () => { wire(frame); };
+  }
+  const bench = new Bench({ time: 1000, warmupTime: 300 });
+  for (const [name, op] of Object.entries(tasks)) bench.add(name, op);
+  await bench.run();
+  return bench.tasks.map((task) => {
+    const result = task.result;
+    if (result.state !== 'completed') throw new Error(`${task.name}: ${result.state}`);
+    return { name: task.name, median: result.latency.p50 * 1000, p99: result.latency.p99 * 1000, throughput: null };
   });
 }
 
@@ -354,6 +428,7 @@ async function wakeRows(): Promise<Row[]> {
 export async function benchRing(): Promise<Row[]> {
   return [
     ...await codecRows(),
+    ...await batchCodecRows(),
     ...await throughputRows(),
     ...await hopRows(),
     ...await wakeRows(),
