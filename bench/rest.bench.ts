@@ -90,10 +90,22 @@ const statusNote = (r: LoadResult): string => [...r.statuses].map(([s, n]) => `$
 /** Server CPU per answered request, µs. */
 const cpuPerRequestUs = (r: LoadResult): number => (r.serverCpuMs ?? Number.NaN) * 1000 / r.completed;
 
+/**
+ * The driver's CPU per request beside the server's, and the rate the machine's cores allow at
+ * both: when the row's throughput is near it, the box is saturated and only less CPU per request
+ * (server or driver) goes faster.
+ */
+function cpuNote(r: LoadResult): string {
+  const serverUs = cpuPerRequestUs(r);
+  const driverUs = (r.driverCpuMs ?? Number.NaN) * 1000 / r.completed;
+  const ceiling = os.availableParallelism() * 1e6 / (serverUs + driverUs);
+  return `server ${us(serverUs)} + driver ${us(driverUs)} CPU/req: ${os.availableParallelism()} cores allow ${perSec(ceiling)}`;
+}
+
 function closedRow(name: string, r: LoadResult, note: string): Row {
   return {
     name, median: ms(r.latencyUs.getValueAtPercentile(50)), p99: ms(r.latencyUs.getValueAtPercentile(99)),
-    throughput: perSec(r.completed / (r.elapsedMs / 1000)), note: `${note}; server ${us(cpuPerRequestUs(r))} CPU/req; ${statusNote(r)}`,
+    throughput: perSec(r.completed / (r.elapsedMs / 1000)), note: `${note}; ${cpuNote(r)}; ${statusNote(r)}`,
   };
 }
 

@@ -29,6 +29,8 @@ export interface LoadResult {
   readonly pacerLateUs: Histogram | null;
   /** CPU the server used while measuring, ms (when a `cpuMs` probe was given). */
   readonly serverCpuMs: number | null;
+  /** CPU this driver process used while measuring, ms (closed loop only: the pacer of a fixed rate spins). */
+  readonly driverCpuMs: number | null;
 }
 
 /** Reads the server's CPU time so far (ms). */
@@ -142,14 +144,17 @@ export async function closedLoop(o: ClosedLoopOptions): Promise<LoadResult> {
   measuring = true;
   const t0 = performance.now();
   const cpu0 = o.cpuMs?.() ?? 0;
+  const driver0 = process.cpuUsage();
   await new Promise((r) => setTimeout(r, o.durationMs));
   measuring = false;
   const elapsedMs = performance.now() - t0;
   const serverCpuMs = o.cpuMs ? o.cpuMs() - cpu0 : null;
+  const driverUsage = process.cpuUsage(driver0);
+  const driverCpuMs = (driverUsage.user + driverUsage.system) / 1000;
   stopping = true;
   await Promise.race([lost, new Promise<void>((resolve) => { drained = resolve; if (inFlight === 0) resolve(); })]);
   for (const c of conns) c.socket.destroy();
-  return { latencyUs, completed, elapsedMs, statuses, pacerLateUs: null, serverCpuMs };
+  return { latencyUs, completed, elapsedMs, statuses, pacerLateUs: null, serverCpuMs, driverCpuMs };
 }
 
 export interface FixedRateOptions {
@@ -228,5 +233,5 @@ export async function fixedRate(o: FixedRateOptions): Promise<LoadResult> {
   const elapsedMs = performance.now() - measuredFromMs;
   const serverCpuMs = o.cpuMs ? o.cpuMs() - cpu0 : null;
   for (const c of conns) c.socket.destroy();
-  return { latencyUs, completed: o.count, elapsedMs, statuses, pacerLateUs, serverCpuMs };
+  return { latencyUs, completed: o.count, elapsedMs, statuses, pacerLateUs, serverCpuMs, driverCpuMs: null };
 }
