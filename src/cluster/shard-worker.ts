@@ -35,6 +35,7 @@ import { ShardUpkeep } from '../shard/upkeep.js';
 import type { ClusterShardData, ShardWorkerData } from '../shard/worker-data.js';
 import type { WireOutbound } from '../shard/batch-wire.js';
 import { writeFrame } from '../shard/write-frame.js';
+import { drainBatch } from '../shard/drain-batch.js';
 import { decodeForward, encode, type ForwardedAnswer, type Origin } from './codec.js';
 import { Forwarder } from './forwarder.js';
 import { Lease } from './lease.js';
@@ -43,7 +44,6 @@ import { commandSubject, LEASE_BUCKET, shardLease } from './names.js';
 import { ReplicatedJournal } from './replicated-journal.js';
 import { StreamTail, type TailMessage } from './stream-tail.js';
 
-const MAX_BATCH_FRAMES = 2048;
 const BLOCK_BUSY_MS = 1;
 const BLOCK_IDLE_MS = 50;
 
@@ -355,14 +355,7 @@ async function main(): Promise<void> {
   void claimLoop();
 
   while (!r.core.stopping) {
-    const batch: Inbound[] = [];
-    for (let peer = 0; peer < readers.length; peer++) {
-      try {
-        readers[peer]!.drain(MAX_BATCH_FRAMES - batch.length, (frame) => { batch.push({ peer: peer as Peer, frame }); });
-      } catch (err) {
-        log.error({ err, peer }, 'undecodable frame dropped');
-      }
-    }
+    const batch = drainBatch(readers, (err, peer) => log.error({ err, peer }, 'undecodable frame dropped'));
     if (ownerTicks.length > 0) batch.unshift(...ownerTicks.splice(0));
     const worked = batch.length > 0 || forwarded.length > 0;
     if (role === 'owner') {

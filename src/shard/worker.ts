@@ -15,7 +15,7 @@ import { createLogger } from '../base/log.js';
 import { ThreadMemoryBoard } from '../base/thread-memory.js';
 import { QuoteBoard } from '../market/quote-board.js';
 import { FAULTS_VARIABLE } from '../config/env.js';
-import { ShardCore, PEERS, MAIN, type Inbound, type Peer } from './core.js';
+import { ShardCore, PEERS, MAIN, type Inbound } from './core.js';
 import { OrderArchive } from './order-archive.js';
 import type { ShardInbound, ShardOutbound } from './protocol.js';
 import { endShardThread, runShardThread, signalMain } from './thread.js';
@@ -25,9 +25,8 @@ import { ShardUpkeep } from './upkeep.js';
 import type { ShardWorkerData } from './worker-data.js';
 import type { WireOutbound } from './batch-wire.js';
 import { writeFrame } from './write-frame.js';
+import { drainBatch } from './drain-batch.js';
 
-/** Frames taken into one batch at most: bounds a batch's latency and its journal write. */
-const MAX_BATCH_FRAMES = 2048;
 /** Longest a busy duty cycle goes without an event-loop turn. */
 const TURN_EVERY_MS = 2;
 /** Longest an idle shard blocks before its event loop runs (longer while nothing is in flight). */
@@ -91,15 +90,7 @@ async function main(): Promise<void> {
 
   let lastTurnMs = Date.now();
   while (!core.stopping) {
-    const batch: Inbound[] = [];
-    for (let peer = 0; peer < readers.length; peer++) {
-      try {
-        readers[peer]!.drain(MAX_BATCH_FRAMES - batch.length, (frame) => { batch.push({ peer: peer as Peer, frame }); });
-      } catch (err) {
-        // A frame that does not decode is consumed and reported; the shard keeps serving.
-        log.error({ err, peer: PEERS[peer] }, 'undecodable frame dropped');
-      }
-    }
+    const batch = drainBatch(readers, (err, peer) => log.error({ err, peer: PEERS[peer] }, 'undecodable frame dropped'));
     const deadline = core.nextDeadlineMs();
     if (batch.length > 0 || (deadline !== null && Date.now() >= deadline)) {
       const frames = core.process(batch);

@@ -255,3 +255,41 @@ describe('crash between the journal entry and the shards', () => {
     expect(await restarted.stop()).toBe(0);
   }, 60_000);
 });
+
+describe('user kill switch over hundreds of accounts', () => {
+  // 700 accounts in two shards: each shard's share is one frame of hundreds of commands, answered
+  // in one batch whose replies travel compacted (src/shard/batch-wire.ts); the report lists every
+  // close once, in the accounts' order.
+  const BULK = Array.from({ length: 700 }, (_, i) => String(610_001 + i));
+  const seed = {
+    symbols: SEED.symbols,
+    users: [{ id: 'bulk', password: 'password-bulk', totp_secret: TOTP_SECRET }],
+    accounts: BULK.map((login) => ({ login, user: 'bulk', currency: 'USD', balance: 100000 })),
+    keys: [],
+    webhooks: [{ id: 'bwh', user: 'bulk', secret: hookSecret('bwh'), symbols: ['EURUSD'], targets: BULK.map((login) => ({ login, sizing: { type: 'fixed', lots: 0.01 } })) }],
+  };
+
+  it('closes every position of every account and reports each close once, in account order', async () => {
+    const s = await startServer({ dataDir: tempDir(), seed, config: CONFIG });
+    servers.push(s);
+    const opened: { login: string; ticket: number }[] = [];
+    for (let round = 0; round < 2; round++) {
+      const fanout = ok(await signal(s, 'bwh')).body.fanout as { login: string; ticket: number }[];
+      expect(fanout.every((f) => Number.isInteger(f.ticket))).toBe(true);
+      opened.push(...fanout);
+    }
+    expect(opened).toHaveLength(2 * BULK.length);
+
+    const report = ok(await op(s, 'POST', '/console/api/users/bulk/kill-switch/trigger')).body;
+    expect(report).toMatchObject({ state: 'Triggered', accounts: BULK, cancelled: [], failed: [] });
+    const closed = report.closed as { login: string; ticket: number; source: string }[];
+    expect(closed.map((c) => c.ticket).sort(byTicket)).toEqual(opened.map((o) => o.ticket).sort(byTicket));
+    expect(closed.map((c) => c.login)).toEqual(BULK.flatMap((login) => [login, login]));
+    expect(closed.every((c) => c.source === 'webhook' && opened.find((o) => o.ticket === c.ticket)!.login === c.login)).toBe(true);
+    for (const login of [BULK[0]!, BULK[349]!, BULK[699]!]) {
+      expect(ok(await op(s, 'GET', `/console/api/accounts/${login}`)).body.positions).toEqual([]);
+    }
+    ok(await signal(s, 'bwh'), 423);
+    await s.stop();
+  }, 60_000);
+});
