@@ -273,23 +273,30 @@ describe('user kill switch over hundreds of accounts', () => {
     const s = await startServer({ dataDir: tempDir(), seed, config: CONFIG });
     servers.push(s);
     const opened: { login: string; ticket: number }[] = [];
-    for (let round = 0; round < 2; round++) {
+    for (let round = 0; round < 4; round++) {
       const fanout = ok(await signal(s, 'bwh')).body.fanout as { login: string; ticket: number }[];
       expect(fanout.every((f) => Number.isInteger(f.ticket))).toBe(true);
       opened.push(...fanout);
     }
-    expect(opened).toHaveLength(2 * BULK.length);
+    expect(opened).toHaveLength(4 * BULK.length);
 
     const report = ok(await op(s, 'POST', '/console/api/users/bulk/kill-switch/trigger')).body;
     expect(report).toMatchObject({ state: 'Triggered', accounts: BULK, cancelled: [], failed: [] });
     const closed = report.closed as { login: string; ticket: number; source: string }[];
     expect(closed.map((c) => c.ticket).sort(byTicket)).toEqual(opened.map((o) => o.ticket).sort(byTicket));
-    expect(closed.map((c) => c.login)).toEqual(BULK.flatMap((login) => [login, login]));
+    expect(closed.map((c) => c.login)).toEqual(BULK.flatMap((login) => [login, login, login, login]));
     expect(closed.every((c) => c.source === 'webhook' && opened.find((o) => o.ticket === c.ticket)!.login === c.login)).toBe(true);
     for (const login of [BULK[0]!, BULK[349]!, BULK[699]!]) {
       expect(ok(await op(s, 'GET', `/console/api/accounts/${login}`)).body.positions).toEqual([]);
     }
     ok(await signal(s, 'bwh'), 423);
+
+    // The report is stored behind the answer, in pages of 2,500 entries (2,800 closes: two); the history joins them.
+    let stored = null;
+    for (let tries = 0; stored === null && tries < 500; tries++) {
+      stored = ok(await op(s, 'GET', '/console/api/users/bulk/kill-switch/history')).body.data[0].report;
+    }
+    expect(stored).toEqual({ accounts: report.accounts, closed: report.closed, cancelled: [], failed: [] });
     await s.stop();
   }, 60_000);
 });
