@@ -8,12 +8,13 @@
 // checkpoint written behind it (checkpoint.ts), asynchronously, so the tables of a running shard
 // may lag its journal by a moment. The main thread's own writes are asynchronous
 // (`overlappingSync`), and it awaits `flushed()` where an answer depends on them.
-import { open, type Database, type RootDatabase } from 'lmdb';
+import { open, type Database, type DatabaseOptions, type RootDatabase } from 'lmdb';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Durability } from '../config/types.js';
 import type { AccountRecord, DeadManRecord, EngineEvent, OrderRecord, PositionRecord, Quote, SymbolSpec, UnixMs } from '../engine/types.js';
 import { TableRegistry, table, type Key, type Table } from './table.js';
+import { accountEncoder, clientIdEncoder, eventEncoder, orderEncoder, positionEncoder, type LegacyDecoder, type ValueEncoder } from './record-codec.js';
 
 export type { Key };
 
@@ -119,14 +120,25 @@ function openDb<V, K extends Key>(root: RootDatabase, name: string): Database<V,
   return root.openDB<V, K>({ name, encoding: 'msgpack', sharedStructuresKey: STRUCTURES_KEY });
 }
 
+/**
+ * A table of a shard's hot records, in the binary form of record-codec.ts; a value stored before
+ * it (msgpack) is read through the table's msgpack handle, with its shared structures.
+ */
+function openRecordDb<V, K extends Key>(root: RootDatabase, name: string, encoderOf: (legacy: LegacyDecoder) => ValueEncoder<V>): Database<V, K> {
+  const legacy = openDb<unknown, K>(root, name) as Database<unknown, K> & { readonly decoder: { decode(bytes: Uint8Array): unknown } };
+  // lmdb-js takes any { encode, decode } as `encoder`; its typings list the option on the root only.
+  const options = { name, encoder: encoderOf((bytes) => legacy.decoder.decode(bytes)) };
+  return root.openDB<V, K>(options as DatabaseOptions & { name: string });
+}
+
 function accountDbsOf(root: RootDatabase): AccountDbs {
   return {
-    accounts: openDb(root, 'accounts'),
-    orders: openDb(root, 'orders'),
-    pending: openDb(root, 'pending'),
-    positions: openDb(root, 'positions'),
-    clientIds: openDb(root, 'client_ids'),
-    events: openDb(root, 'events'),
+    accounts: openRecordDb(root, 'accounts', accountEncoder),
+    orders: openRecordDb(root, 'orders', orderEncoder),
+    pending: openRecordDb(root, 'pending', orderEncoder),
+    positions: openRecordDb(root, 'positions', positionEncoder),
+    clientIds: openRecordDb(root, 'client_ids', clientIdEncoder),
+    events: openRecordDb(root, 'events', eventEncoder),
     deadMen: openDb(root, 'dead_men'),
     checkpoint: openDb(root, 'checkpoint'),
   };

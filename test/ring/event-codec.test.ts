@@ -3,46 +3,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeEvents, EventEncoder } from '../../src/shard/event-codec.js';
-import type { EngineEvent, FieldChange, OrderEvent, OrderRecord, PositionEvent, PositionRecord } from '../../src/engine/types.js';
+import type { EngineEvent } from '../../src/engine/types.js';
+import { event } from '../support/records.js';
 
-// Few values, so strings repeat within a block; any text, so UTF-8 and long strings are covered.
-const text = fc.oneof(fc.constantFrom('100001', 'EURUSD', 'buy', 'webhook', '', 'ä€𝄞'), fc.string({ unit: 'grapheme', maxLength: 40 }));
-const nullableText = fc.option(text, { nil: null });
-const int = fc.oneof(fc.integer({ min: -1_000_000, max: 1_000_000 }), fc.maxSafeInteger(), fc.constant(-Number.MAX_SAFE_INTEGER));
-const nullableInt = fc.option(int, { nil: null });
-
-const order: fc.Arbitrary<OrderRecord> = fc.record({
-  id: text, login: text, symbol: text, side: fc.constantFrom('buy', 'sell'), type: fc.constantFrom('market', 'limit', 'stop'),
-  volume: int, price: int, requestedPrice: nullableInt, sl: nullableInt, tp: nullableInt,
-  status: fc.constantFrom('pending', 'filled', 'cancelled', 'rejected'), ticket: nullableInt,
-  source: fc.constantFrom('manual', 'api', 'webhook', 'strategy', 'copy'), keyId: nullableText, clientId: nullableText, webhookId: nullableText,
-  createdAt: int, filledAt: nullableInt, closedAt: nullableInt, reason: nullableText,
-}, { noNullPrototype: true });
-
-const position: fc.Arbitrary<PositionRecord> = fc.record({
-  ticket: int, login: text, symbol: text, side: fc.constantFrom('buy', 'sell'), volume: int, openPrice: int, sl: nullableInt, tp: nullableInt,
-  source: fc.constantFrom('manual', 'api', 'webhook', 'strategy', 'copy'), keyId: nullableText, webhookId: nullableText, orderId: text,
-  margin: int, openedAt: int,
-}, { noNullPrototype: true });
-
-const changes: fc.Arbitrary<FieldChange[]> = fc.array(
-  fc.record({ field: fc.constantFrom('price', 'volume', 'sl', 'tp'), from: nullableInt, to: nullableInt }, { noNullPrototype: true }),
-  { maxLength: 4 },
-);
-
-const orderEvent: fc.Arbitrary<OrderEvent> = fc.tuple(int, int, order, fc.option(changes, { nil: undefined }))
-  .map(([seq, ts, o, amended]) => (amended === undefined ? { type: 'order', seq, ts, order: o } : { type: 'order', seq, ts, order: o, amended }));
-
-const positionEvent: fc.Arbitrary<PositionEvent> = fc.tuple(
-  int, int, fc.constantFrom('open', 'partially_closed', 'closed'), position,
-  fc.option(fc.constantFrom('client', 'sl', 'tp', 'kill_switch', 'webhook', 'dead_man', 'stop_out'), { nil: null }),
-  nullableInt, nullableInt, nullableInt, fc.option(changes, { nil: undefined }),
-).map(([seq, ts, status, p, reason, closePrice, closedVolume, profit, amended]) => {
-  const e: PositionEvent = { type: 'position', seq, ts, status, position: p, reason, closePrice, closedVolume, profit };
-  return amended === undefined ? e : { ...e, amended };
-});
-
-const events: fc.Arbitrary<EngineEvent[]> = fc.array(fc.oneof(orderEvent, positionEvent), { maxLength: 30 });
+const events: fc.Arbitrary<EngineEvent[]> = fc.array(event, { maxLength: 30 });
 
 describe('event block', () => {
   it('decodes every event as it was encoded, key for key', () => {
