@@ -79,9 +79,15 @@ export class Engine {
     return a === undefined ? null : a.balance + (a.positions.size === 0 ? 0 : floatingCents(this.core, a)) - a.margin;
   }
 
-  /** Every account's figures at the current quotes (a shard samples them for the equity history). */
-  *allMetrics(): Generator<{ readonly login: string; readonly metrics: AccountMetrics }> {
-    for (const a of this.core.accounts.values()) yield { login: a.login, metrics: accountMetrics(a, a.positions.values(), this.core.market) };
+  /**
+   * The figures at the current quotes of every account from the `from`-th on, in the order the
+   * accounts were added (a shard samples them for the equity history).
+   */
+  *allMetrics(from = 0): Generator<{ readonly login: string; readonly metrics: AccountMetrics }> {
+    let i = 0;
+    for (const a of this.core.accounts.values()) {
+      if (i++ >= from) yield { login: a.login, metrics: accountMetrics(a, a.positions.values(), this.core.market) };
+    }
   }
 
   /** Balance, equity, margin, free margin and margin level at the current quotes. */

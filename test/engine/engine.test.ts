@@ -139,4 +139,15 @@ describe('snapshot and queries', () => {
     expect(e.quote('NOPE')).toBeNull();
     expect(e.shardId).toBe(3);
   });
+
+  it('allMetrics(from) gives the accounts from the from-th on, an account added since last', () => {
+    const e = engine();
+    const logins = (from?: number) => [...e.allMetrics(from)].map((m) => m.login);
+    const before = logins();
+    e.apply({ kind: 'upsertAccount', account: account('new1', 'USD', 5_000) }, WED_NOON);
+    expect(logins()).toEqual([...before, 'new1']);
+    expect(logins(3)).toEqual(['new1']);
+    expect(logins(4)).toEqual([]);
+    expect([...e.allMetrics(3)][0]!.metrics).toEqual(e.metrics('new1'));
+  });
 });
