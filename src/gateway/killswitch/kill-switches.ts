@@ -139,8 +139,9 @@ export class KillSwitches {
       case 'none':
         return { view, report: { accounts: [], closed: [], cancelled: [], failed: [] }, paused: [] };
       case 'halt': {
-        const paused = await this.deps.book.pauseAllOf(user);
-        const report = await this.sweepUser(user, entry, true);
+        // Together: signals are refused from the moment the halt is seen (above), and the shards
+        // refuse the accounts' orders once swept, so neither waits for the other's writes.
+        const [paused, report] = await Promise.all([this.deps.book.pauseAllOf(user), this.sweepUser(user, entry, true)]);
         this.deps.log.warn({ user, actor, closed: report.closed.length, cancelled: report.cancelled.length, failed: report.failed.length }, 'kill switch triggered');
         return { view, report, paused };
       }
