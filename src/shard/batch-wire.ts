@@ -2,7 +2,8 @@
 // its peers handle, and the reading thread undoes both before anyone sees the frame:
 //
 // - The events of every item go as one block of the hand-written event codec (event-codec.ts),
-//   in item order; each item says how many of them are its own.
+//   in item order, with the batch's changed accounts after them; each item says how many of the
+//   events are its own.
 // - A reply whose result its events restate sends it once. A place result's order and position
 //   are the very objects of its events, and a kill switch's closes and cancellations are its
 //   events restated; encoding both cost the shard twice the fields (a market order's reply: ~35 of
@@ -12,7 +13,7 @@
 //   else travels whole.
 import { closeResult } from '../engine/positions.js';
 import type { CloseResult, EngineEvent, KillSwitchResult, OrderRecord, PlaceResult, PositionEvent } from '../engine/types.js';
-import { decodeEvents, EventEncoder } from './event-codec.js';
+import { decodeBlock, EventEncoder } from './event-codec.js';
 import type { OutItem, ShardOutbound } from './protocol.js';
 
 /** An item as it travels: `n` is how many of the block's events, in order, are its own. */
@@ -37,7 +38,7 @@ type Batch = Extract<ShardOutbound, { t: 'batch' }>;
 
 export type WireOutbound =
   | Exclude<ShardOutbound, { t: 'batch' }>
-  | (Omit<Batch, 'items'> & { readonly events: Uint8Array; readonly items: readonly WireItem[] });
+  | (Omit<Batch, 'items' | 'accounts'> & { readonly block: Uint8Array; readonly items: readonly WireItem[] });
 
 // One per thread: a frame is encoded in one synchronous run.
 const encoder = new EventEncoder();
@@ -134,18 +135,18 @@ export function toWire(frame: ShardOutbound): WireOutbound {
     for (const item of frame.items) for (const e of item.events) joined.push(e);
     all = joined;
   }
-  return { t: 'batch', shard: frame.shard, lsn: frame.lsn, accounts: frame.accounts, events: encoder.encode(all), items: frame.items.map(carried) };
+  return { t: 'batch', shard: frame.shard, lsn: frame.lsn, block: encoder.encode(all, frame.accounts), items: frame.items.map(carried) };
 }
 
 /** The frame as the reading thread hands it on. */
 export function fromWire(frame: WireOutbound): ShardOutbound {
   if (frame.t !== 'batch') return frame;
-  const all = decodeEvents(frame.events);
+  const { events: all, accounts } = decodeBlock(frame.block);
   let at = 0;
   const items = frame.items.map((item) => {
     const own = item.n === all.length && at === 0 ? all : all.slice(at, at + item.n);
     at += item.n;
     return expanded(item, own);
   });
-  return { t: 'batch', shard: frame.shard, lsn: frame.lsn, accounts: frame.accounts, items };
+  return { t: 'batch', shard: frame.shard, lsn: frame.lsn, accounts, items };
 }

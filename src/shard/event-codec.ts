@@ -1,12 +1,14 @@
-// The events of a shard's batch frame as one binary block, hand-written like the FIX codec: they are
-// most of what a shard writes (a kill switch of 10,000 closes is 10,000 position events) and their
-// strings repeat (login, symbol, side, source, status), so each distinct string of a block travels
-// and is decoded once, and the reading thread's events share those strings instead of allocating
-// their own. A ring is a trusted, same-build channel: a block is decoded as written, unchecked.
+// The events and changed accounts of a shard's batch frame as one binary block, hand-written like
+// the FIX codec: they are most of what a shard writes (a kill switch of 10,000 closes is 10,000
+// position events, a market order one account) and their strings repeat (login, symbol, side,
+// source, status), so each distinct string of a block travels and is decoded once, and the reading
+// thread's records share those strings instead of allocating their own. A ring is a trusted,
+// same-build channel: a block is decoded as written, unchecked.
 //
-// BLOCK   u32 event count · events
+// BLOCK   u32 event count · events · u32 account count · accounts
 // EVENT   u8 kind (0 order, 1 position) · f64 seq · f64 ts · the kind's fields, in the order of
 //         writeOrderEvent / writePositionEvent below
+// ACCOUNT its fields in the order of #account below (BOOL: u8 0 or 1)
 // STRING  varint tag: 0 null; 1 a string used once (an order id), then its text; 2 a string
 //         that becomes the block's next table entry, then its text; 3 + i the block's table entry
 //         i. TEXT is a byte length ≤ 24 and that many ASCII bytes, or a 5-byte varint UTF-8
@@ -14,7 +16,7 @@
 // NUMBER  f64: every engine quantity is a safe integer (or a plain number), which a double holds
 //         exactly; a nullable number is NaN for null (no engine value is NaN)
 // AMENDED u8 0 absent, else 1 + count, then per change: STRING field · NUMBER from · NUMBER to
-import type { EngineEvent, FieldChange, OrderEvent, OrderRecord, PositionEvent, PositionRecord } from '../engine/types.js';
+import type { AccountRecord, EngineEvent, FieldChange, OrderEvent, OrderRecord, PositionEvent, PositionRecord } from '../engine/types.js';
 
 const ORDER = 0;
 const POSITION = 1;
@@ -26,8 +28,8 @@ const FIRST_BLOCK_BYTES = 64 * 1024;
 /** Strings this short are copied byte by byte when ASCII: cheaper than a call into Buffer's UTF-8 code. */
 const SHORT_STRING = 24;
 /** String fields, numbered for the encoder's per-field cache. */
-const enum Slot { Status, Reason, Login, Symbol, Side, Type, OrderStatus, Source, KeyId, WebhookId, OrderReason, Field }
-const SLOTS = Slot.Field + 1;
+const enum Slot { Status, Reason, Login, Symbol, Side, Type, OrderStatus, Source, KeyId, WebhookId, OrderReason, Field, User, AccountType, Group, Currency, Server }
+const SLOTS = Slot.Server + 1;
 
 export class EventEncoder {
   #buf = Buffer.allocUnsafeSlow(FIRST_BLOCK_BYTES);
@@ -40,20 +42,42 @@ export class EventEncoder {
   readonly #lastString: (string | null)[] = new Array<string | null>(SLOTS).fill(null);
   readonly #lastRef = new Array<number>(SLOTS).fill(0);
 
-  /** The events as one block (a copy: the encoder's buffer is reused). */
-  encode(events: readonly EngineEvent[]): Uint8Array {
+  /** The events and accounts as one block (a copy: the encoder's buffer is reused). */
+  encode(events: readonly EngineEvent[], accounts: readonly AccountRecord[] = []): Uint8Array {
     this.#pos = 0;
     this.#table.clear();
     this.#lastString.fill(null);
-    this.#room(4);
-    this.#view.setUint32(0, events.length, true);
-    this.#pos = 4;
+    this.#count(events.length);
     for (const e of events) {
       if (e.type === 'order') this.#orderEvent(e);
       else this.#positionEvent(e);
     }
+    this.#count(accounts.length);
+    for (const a of accounts) this.#account(a);
     // Copied (a Buffer's slice() would be a view of the reused buffer).
     return new Uint8Array(this.#buf.subarray(0, this.#pos));
+  }
+
+  #count(n: number): void {
+    this.#room(4);
+    this.#view.setUint32(this.#pos, n, true);
+    this.#pos += 4;
+  }
+
+  #account(a: AccountRecord): void {
+    this.#str(a.login, Slot.Login);
+    this.#str(a.user, Slot.User);
+    this.#str(a.type, Slot.AccountType);
+    this.#str(a.group, Slot.Group);
+    this.#str(a.currency, Slot.Currency);
+    this.#num(a.leverage);
+    this.#str(a.server, Slot.Server);
+    this.#num(a.balance);
+    this.#num(a.margin);
+    this.#num(a.seq);
+    this.#room(2);
+    this.#buf[this.#pos++] = a.accountHalted ? 1 : 0;
+    this.#buf[this.#pos++] = a.userHalted ? 1 : 0;
   }
 
   #orderEvent(e: OrderEvent): void {
@@ -218,8 +242,10 @@ export class EventEncoder {
 }
 
 /** Decodes one block (see the head of this file). */
-export function decodeEvents(block: Uint8Array): EngineEvent[] {
-  return new BlockReader(block).events();
+export function decodeBlock(block: Uint8Array): { readonly events: EngineEvent[]; readonly accounts: AccountRecord[] } {
+  const reader = new BlockReader(block);
+  const events = reader.events();
+  return { events, accounts: reader.accounts() };
 }
 
 class BlockReader {
@@ -234,11 +260,41 @@ class BlockReader {
   }
 
   events(): EngineEvent[] {
-    const count = this.#view.getUint32(0, true);
-    this.#pos = 4;
+    const count = this.#count();
     const events: EngineEvent[] = new Array(count);
     for (let i = 0; i < count; i++) events[i] = this.#buf[this.#pos++] === ORDER ? this.#orderEvent() : this.#positionEvent();
     return events;
+  }
+
+  /** After events(). */
+  accounts(): AccountRecord[] {
+    const count = this.#count();
+    const accounts: AccountRecord[] = new Array(count);
+    for (let i = 0; i < count; i++) accounts[i] = this.#account();
+    return accounts;
+  }
+
+  #count(): number {
+    const n = this.#view.getUint32(this.#pos, true);
+    this.#pos += 4;
+    return n;
+  }
+
+  #account(): AccountRecord {
+    return {
+      login: this.#str(),
+      user: this.#str(),
+      type: this.#str(),
+      group: this.#str(),
+      currency: this.#str(),
+      leverage: this.#num(),
+      server: this.#str(),
+      balance: this.#num(),
+      margin: this.#num(),
+      seq: this.#num(),
+      accountHalted: this.#buf[this.#pos++] === 1,
+      userHalted: this.#buf[this.#pos++] === 1,
+    };
   }
 
   #orderEvent(): OrderEvent {

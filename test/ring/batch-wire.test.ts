@@ -40,7 +40,8 @@ describe('shard replies on the wire', () => {
     const e = engine();
     const market = e.apply(place('usd1', 'EURUSD', 'buy', 10), WED_NOON);
     const limit = e.apply(pending('usd1', 'EURUSD', 'buy', 'limit', 108_000, 10), WED_NOON);
-    const frame = batch([reply(1, market), reply(2, limit)]);
+    expect(limit.accounts).toHaveLength(1);
+    const frame: ShardOutbound = { t: 'batch', shard: 0, lsn: 7, accounts: limit.accounts, items: [reply(1, market), reply(2, limit)] };
     const { wire, read } = carried(frame);
     expect(kinds(wire)).toEqual(['placed', 'placed']);
     expect(read).toEqual(frame);

@@ -2,19 +2,21 @@
 // key for key (an `amended` key only where it was), with the block's repeated strings shared.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeEvents, EventEncoder } from '../../src/shard/event-codec.js';
-import type { EngineEvent } from '../../src/engine/types.js';
-import { event } from '../support/records.js';
+import { decodeBlock, EventEncoder } from '../../src/shard/event-codec.js';
+import type { AccountRecord, EngineEvent } from '../../src/engine/types.js';
+import { account, event } from '../support/records.js';
 
 const events: fc.Arbitrary<EngineEvent[]> = fc.array(event, { maxLength: 30 });
+const accounts: fc.Arbitrary<AccountRecord[]> = fc.array(account, { maxLength: 10 });
 
 describe('event block', () => {
-  it('decodes every event as it was encoded, key for key', () => {
+  it('decodes every event and account as it was encoded, key for key', () => {
     const encoder = new EventEncoder();
-    fc.assert(fc.property(events, (sent) => {
-      const received = decodeEvents(encoder.encode(sent));
-      expect(received).toStrictEqual(sent);
-      received.forEach((e, i) => expect(Object.keys(e)).toEqual(Object.keys(sent[i]!)));
+    fc.assert(fc.property(events, accounts, (sent, changed) => {
+      const received = decodeBlock(encoder.encode(sent, changed));
+      expect(received).toStrictEqual({ events: sent, accounts: changed });
+      received.events.forEach((e, i) => expect(Object.keys(e)).toEqual(Object.keys(sent[i]!)));
+      received.accounts.forEach((a, i) => expect(Object.keys(a)).toEqual(Object.keys(changed[i]!)));
     }), { numRuns: 300 });
   });
 
@@ -30,8 +32,8 @@ describe('event block', () => {
     }));
     const first = encoder.encode(big);
     const second = encoder.encode(big.slice(0, 3));
-    expect(decodeEvents(first)).toStrictEqual(big);
-    expect(decodeEvents(second)).toStrictEqual(big.slice(0, 3));
+    expect(decodeBlock(first).events).toStrictEqual(big);
+    expect(decodeBlock(second).events).toStrictEqual(big.slice(0, 3));
     // Each distinct string once: the block is far smaller than the strings it carries.
     expect(first.length).toBeLessThan(2000 * 20 * 8 + 2000 * 16 + 50 * 60);
   });
