@@ -14,10 +14,11 @@ import type { JournalHealth, ShardOutbound } from './protocol.js';
 const PRUNE_EVERY_MS = 3600_000;
 /**
  * A checkpoint starts once this many records are noted, or this long after the last one. Handing
- * records to lmdb-js costs the shard's thread about 1.5 µs each, all in one turn, so a checkpoint
- * is a stall of its own: 8192 records every 200 ms stalled an order for 2-10 ms (p99 2.8-3.2 ms at
- * 2k/s), 1024 every 25 ms keeps a stall under a millisecond (p99 2.3 ms); 512 every 10 ms paid more
- * in commits than it saved (bench/shard.bench.ts; docs/architecture.md, "Measured").
+ * records to lmdb-js cost the shard's thread about 1.5 µs each (msgpackr records; 0.6-1 µs in
+ * record-codec.ts's form), all in one turn, so a checkpoint is a stall of its own: 8192 records
+ * every 200 ms stalled an order for 2-10 ms (p99 2.8-3.2 ms at 2k/s), 1024 every 25 ms keeps a
+ * stall under a millisecond (p99 2.3 ms); 512 every 10 ms paid more in commits than it saved
+ * (bench/shard.bench.ts; docs/architecture.md, "Measured").
  */
 const CHECKPOINT_RECORDS = 1024;
 const CHECKPOINT_EVERY_MS = 25;

@@ -101,7 +101,8 @@ export interface Store {
 
 // Shared structures: each record shape is stored once per database under a symbol key (outside
 // every key range scanned), values carry only the data (a filled order event shrinks from ~250 B
-// to a few bytes of framing plus its values) and encoding is ~40% cheaper.
+// to a few bytes of framing plus its values) and encoding is ~40% cheaper. The shards' hot tables
+// are written in record-codec.ts's form instead and keep this handle only to read older values.
 const STRUCTURES_KEY = Symbol.for('structures');
 
 function openEnv(dir: string, durability: Durability, overlappingSync: boolean): RootDatabase {
