@@ -20,19 +20,28 @@ function richSeed(): Record<string, unknown> {
 
 const fill = (i: number) => ({ login: LOGIN, symbol: 'BTCUSD', side: i % 2 === 0 ? 'buy' : 'sell', volume: 0.01 });
 
-/** Places orders from `workers` concurrent loops until `stop()`; resolves with how many were acknowledged. */
-function burst(server: RunningServer, workers: number): { stop(): Promise<number> } {
+/**
+ * Places orders from `workers` concurrent loops until `stop()`; resolves with how many were
+ * acknowledged. `during` waits for something while the loops run, and fails at once, with the
+ * answer, when an order is not acknowledged (the loops would stop, and the wait time out on
+ * heartbeats alone).
+ */
+function burst(server: RunningServer, workers: number): { during<T>(wait: Promise<T>): Promise<T>; stop(): Promise<number> } {
   let running = true;
   let acked = 0;
   let n = 0;
   const loops = Array.from({ length: workers }, async () => {
     while (running) {
       const res = await operatorOrder(server, fill(n++));
-      expect(res.status).toBe(200);
+      if (res.status !== 200) throw new Error(`an order of the burst was answered ${res.status}: ${JSON.stringify(res.body)}`);
       acked++;
     }
   });
-  return { stop: async () => { running = false; await Promise.all(loops); return acked; } };
+  const failed = Promise.all(loops).then(() => new Promise<never>(() => {}));
+  return {
+    during: (wait) => Promise.race([wait, failed]),
+    stop: async () => { running = false; await Promise.all(loops); return acked; },
+  };
 }
 
 const servers: RunningServer[] = [];
@@ -44,14 +53,14 @@ describe('since_seq replay', () => {
     servers.push(server);
     const fills = burst(server, 8);
     // Well past two replay chunks (500 events each) before anyone subscribes.
-    while ((await countEvents(server)) < 1300) { /* the burst goes on */ }
+    while ((await fills.during(countEvents(server))) < 1300) { /* the burst goes on */ }
     const from = await TestStream.connect(server.httpPort, KEYS.main);
     const mid = await TestStream.connect(server.httpPort, KEYS.main);
     from.send({ op: 'subscribe', id: 1, channels: ['orders', 'positions'], since_seq: 0 });
     mid.send({ op: 'subscribe', id: 1, channels: ['orders', 'positions'], since_seq: 777 });
     // Fills continue through the replay and after the handover.
-    const live = await from.take((m) => isEvent(m) && m.seq >= 1300);
-    await from.take((m) => isEvent(m) && m.seq >= live.seq + 200);
+    const live = await fills.during(from.take((m) => isEvent(m) && m.seq >= 1300));
+    await fills.during(from.take((m) => isEvent(m) && m.seq >= live.seq + 200));
     // Each market order makes two events (order, position): the account's last seq.
     const total = 2 * await fills.stop();
     await from.take((m) => isEvent(m) && m.seq === total);
