@@ -6,17 +6,22 @@
 // same-build channel: a block is decoded as written, unchecked.
 //
 // BLOCK   u32 event count · events · u32 account count · accounts
-// EVENT   u8 kind (0 order, 1 position) · f64 seq · f64 ts · the kind's fields, in the order of
-//         writeOrderEvent / writePositionEvent below
-// ACCOUNT its fields in the order of #account below (BOOL: u8 0 or 1)
+// EVENT   u8 kind (0 order, 1 position) · the event's fields, in the order of
+//         store/record-fields.ts (shared with the checkpoint's codec)
+// ACCOUNT its fields in the order of store/record-fields.ts
 // STRING  varint tag: 0 null; 1 a string used once (an order id), then its text; 2 a string
 //         that becomes the block's next table entry, then its text; 3 + i the block's table entry
 //         i. TEXT is a byte length ≤ 24 and that many ASCII bytes, or a 5-byte varint UTF-8
 //         length (first byte ≥ 0x80) and the bytes.
 // NUMBER  f64: every engine quantity is a safe integer (or a plain number), which a double holds
 //         exactly; a nullable number is NaN for null (no engine value is NaN)
-// AMENDED u8 0 absent, else 1 + count, then per change: STRING field · NUMBER from · NUMBER to
-import type { AccountRecord, EngineEvent, FieldChange, OrderEvent, OrderRecord, PositionEvent, PositionRecord } from '../engine/types.js';
+// BOOL    u8 0 or 1
+// COUNT   varint
+import type { AccountRecord, EngineEvent } from '../engine/types.js';
+import {
+  readAccount, readOrderEvent, readPositionEvent, REPEATING_FIELDS, writeAccount, writeEvent,
+  type FieldReader, type FieldWriter,
+} from '../store/record-fields.js';
 
 const ORDER = 0;
 const POSITION = 1;
@@ -27,11 +32,8 @@ const FIRST_REF = 3;
 const FIRST_BLOCK_BYTES = 64 * 1024;
 /** Strings this short are copied byte by byte when ASCII: cheaper than a call into Buffer's UTF-8 code. */
 const SHORT_STRING = 24;
-/** String fields, numbered for the encoder's per-field cache. */
-const enum Slot { Status, Reason, Login, Symbol, Side, Type, OrderStatus, Source, KeyId, WebhookId, OrderReason, Field, User, AccountType, Group, Currency, Server }
-const SLOTS = Slot.Server + 1;
 
-export class EventEncoder {
+class BlockWriter implements FieldWriter {
   #buf = Buffer.allocUnsafeSlow(FIRST_BLOCK_BYTES);
   #view = new DataView(this.#buf.buffer);
   #pos = 0;
@@ -39,157 +41,70 @@ export class EventEncoder {
   // The last string each field wrote and its table entry: consecutive events mostly repeat a
   // field's string object (an account's login, the symbol, the side), and comparing the reference
   // is several times cheaper than hashing it into the table again.
-  readonly #lastString: (string | null)[] = new Array<string | null>(SLOTS).fill(null);
-  readonly #lastRef = new Array<number>(SLOTS).fill(0);
+  readonly #lastString: (string | null)[] = new Array<string | null>(REPEATING_FIELDS).fill(null);
+  readonly #lastRef = new Array<number>(REPEATING_FIELDS).fill(0);
 
-  /** The events and accounts as one block (a copy: the encoder's buffer is reused). */
-  encode(events: readonly EngineEvent[], accounts: readonly AccountRecord[] = []): Uint8Array {
+  reset(): void {
     this.#pos = 0;
     this.#table.clear();
     this.#lastString.fill(null);
-    this.#count(events.length);
-    for (const e of events) {
-      if (e.type === 'order') this.#orderEvent(e);
-      else this.#positionEvent(e);
-    }
-    this.#count(accounts.length);
-    for (const a of accounts) this.#account(a);
-    // Copied (a Buffer's slice() would be a view of the reused buffer).
+  }
+
+  /** What was written since reset(), as a copy (a Buffer's slice() would be a view of the reused buffer). */
+  written(): Uint8Array {
     return new Uint8Array(this.#buf.subarray(0, this.#pos));
   }
 
-  #count(n: number): void {
+  u32(n: number): void {
     this.#room(4);
     this.#view.setUint32(this.#pos, n, true);
     this.#pos += 4;
   }
 
-  #account(a: AccountRecord): void {
-    this.#str(a.login, Slot.Login);
-    this.#str(a.user, Slot.User);
-    this.#str(a.type, Slot.AccountType);
-    this.#str(a.group, Slot.Group);
-    this.#str(a.currency, Slot.Currency);
-    this.#num(a.leverage);
-    this.#str(a.server, Slot.Server);
-    this.#num(a.balance);
-    this.#num(a.margin);
-    this.#num(a.seq);
-    this.#room(2);
-    this.#buf[this.#pos++] = a.accountHalted ? 1 : 0;
-    this.#buf[this.#pos++] = a.userHalted ? 1 : 0;
-  }
-
-  #orderEvent(e: OrderEvent): void {
-    this.#room(17);
-    this.#buf[this.#pos++] = ORDER;
-    this.#num(e.seq);
-    this.#num(e.ts);
-    this.#order(e.order);
-    this.#amended(e.amended);
-  }
-
-  #positionEvent(e: PositionEvent): void {
-    this.#room(17);
-    this.#buf[this.#pos++] = POSITION;
-    this.#num(e.seq);
-    this.#num(e.ts);
-    this.#str(e.status, Slot.Status);
-    this.#position(e.position);
-    this.#str(e.reason, Slot.Reason);
-    this.#num(e.closePrice);
-    this.#num(e.closedVolume);
-    this.#num(e.profit);
-    this.#amended(e.amended);
-  }
-
-  #order(o: OrderRecord): void {
-    this.#once(o.id);
-    this.#str(o.login, Slot.Login);
-    this.#str(o.symbol, Slot.Symbol);
-    this.#str(o.side, Slot.Side);
-    this.#str(o.type, Slot.Type);
-    this.#num(o.volume);
-    this.#num(o.price);
-    this.#num(o.requestedPrice);
-    this.#num(o.sl);
-    this.#num(o.tp);
-    this.#str(o.status, Slot.OrderStatus);
-    this.#num(o.ticket);
-    this.#str(o.source, Slot.Source);
-    this.#str(o.keyId, Slot.KeyId);
-    this.#once(o.clientId);
-    this.#str(o.webhookId, Slot.WebhookId);
-    this.#num(o.createdAt);
-    this.#num(o.filledAt);
-    this.#num(o.closedAt);
-    this.#str(o.reason, Slot.OrderReason);
-  }
-
-  #position(p: PositionRecord): void {
-    this.#num(p.ticket);
-    this.#str(p.login, Slot.Login);
-    this.#str(p.symbol, Slot.Symbol);
-    this.#str(p.side, Slot.Side);
-    this.#num(p.volume);
-    this.#num(p.openPrice);
-    this.#num(p.sl);
-    this.#num(p.tp);
-    this.#str(p.source, Slot.Source);
-    this.#str(p.keyId, Slot.KeyId);
-    this.#str(p.webhookId, Slot.WebhookId);
-    this.#once(p.orderId);
-    this.#num(p.margin);
-    this.#num(p.openedAt);
-  }
-
-  #amended(changes: readonly FieldChange[] | undefined): void {
+  byte(b: number): void {
     this.#room(1);
-    if (changes === undefined) {
-      this.#buf[this.#pos++] = 0;
-      return;
-    }
-    this.#buf[this.#pos++] = 1 + changes.length;
-    for (const c of changes) {
-      this.#str(c.field, Slot.Field);
-      this.#num(c.from);
-      this.#num(c.to);
-    }
+    this.#buf[this.#pos++] = b;
   }
 
-  #num(n: number | null): void {
+  num(n: number | null): void {
     this.#room(8);
     this.#view.setFloat64(this.#pos, n ?? NaN, true);
     this.#pos += 8;
   }
 
-  #str(s: string | null, slot: Slot): void {
+  bool(b: boolean): void {
+    this.byte(b ? 1 : 0);
+  }
+
+  count(n: number): void {
+    this.#varint(n);
+  }
+
+  str(s: string | null, field: number): void {
     if (s === null) {
-      this.#room(1);
-      this.#buf[this.#pos++] = NULL_STRING;
+      this.byte(NULL_STRING);
       return;
     }
-    if (s === this.#lastString[slot]) {
-      this.#varint(FIRST_REF + this.#lastRef[slot]!);
+    if (s === this.#lastString[field]) {
+      this.#varint(FIRST_REF + this.#lastRef[field]!);
       return;
     }
     const ref = this.#table.get(s);
-    this.#lastString[slot] = s;
+    this.#lastString[field] = s;
     if (ref !== undefined) {
-      this.#lastRef[slot] = ref;
+      this.#lastRef[field] = ref;
       this.#varint(FIRST_REF + ref);
       return;
     }
-    this.#lastRef[slot] = this.#table.size;
+    this.#lastRef[field] = this.#table.size;
     this.#table.set(s, this.#table.size);
     this.#text(NEW_STRING, s);
   }
 
   /** A string that does not repeat (an order id, a client id): not worth a table entry. */
-  #once(s: string | null): void {
+  unique(s: string | null): void {
     if (s === null) {
-      this.#room(1);
-      this.#buf[this.#pos++] = NULL_STRING;
+      this.byte(NULL_STRING);
       return;
     }
     this.#text(LITERAL, s);
@@ -241,14 +156,35 @@ export class EventEncoder {
   }
 }
 
-/** Decodes one block (see the head of this file). */
-export function decodeBlock(block: Uint8Array): { readonly events: EngineEvent[]; readonly accounts: AccountRecord[] } {
-  const reader = new BlockReader(block);
-  const events = reader.events();
-  return { events, accounts: reader.accounts() };
+export class EventEncoder {
+  readonly #writer = new BlockWriter();
+
+  /** The events and accounts as one block (a copy: the encoder's buffer is reused). */
+  encode(events: readonly EngineEvent[], accounts: readonly AccountRecord[] = []): Uint8Array {
+    const w = this.#writer;
+    w.reset();
+    w.u32(events.length);
+    for (const e of events) {
+      w.byte(e.type === 'order' ? ORDER : POSITION);
+      writeEvent(w, e);
+    }
+    w.u32(accounts.length);
+    for (const a of accounts) writeAccount(w, a);
+    return w.written();
+  }
 }
 
-class BlockReader {
+/** Decodes one block (see the head of this file). */
+export function decodeBlock(block: Uint8Array): { readonly events: EngineEvent[]; readonly accounts: AccountRecord[] } {
+  const r = new BlockReader(block);
+  const events: EngineEvent[] = new Array(r.u32());
+  for (let i = 0; i < events.length; i++) events[i] = r.byte() === ORDER ? readOrderEvent(r) : readPositionEvent(r);
+  const accounts: AccountRecord[] = new Array(r.u32());
+  for (let i = 0; i < accounts.length; i++) accounts[i] = readAccount(r);
+  return { events, accounts };
+}
+
+class BlockReader implements FieldReader {
   readonly #buf: Buffer;
   readonly #view: DataView;
   #pos = 0;
@@ -259,135 +195,41 @@ class BlockReader {
     this.#view = new DataView(block.buffer, block.byteOffset, block.byteLength);
   }
 
-  events(): EngineEvent[] {
-    const count = this.#count();
-    const events: EngineEvent[] = new Array(count);
-    for (let i = 0; i < count; i++) events[i] = this.#buf[this.#pos++] === ORDER ? this.#orderEvent() : this.#positionEvent();
-    return events;
-  }
-
-  /** After events(). */
-  accounts(): AccountRecord[] {
-    const count = this.#count();
-    const accounts: AccountRecord[] = new Array(count);
-    for (let i = 0; i < count; i++) accounts[i] = this.#account();
-    return accounts;
-  }
-
-  #count(): number {
+  u32(): number {
     const n = this.#view.getUint32(this.#pos, true);
     this.#pos += 4;
     return n;
   }
 
-  #account(): AccountRecord {
-    return {
-      login: this.#str(),
-      user: this.#str(),
-      type: this.#str(),
-      group: this.#str(),
-      currency: this.#str(),
-      leverage: this.#num(),
-      server: this.#str(),
-      balance: this.#num(),
-      margin: this.#num(),
-      seq: this.#num(),
-      accountHalted: this.#buf[this.#pos++] === 1,
-      userHalted: this.#buf[this.#pos++] === 1,
-    };
+  byte(): number {
+    return this.#buf[this.#pos++]!;
   }
 
-  #orderEvent(): OrderEvent {
-    const seq = this.#num();
-    const ts = this.#num();
-    const order = this.#order();
-    const amended = this.#amended();
-    return amended === undefined ? { type: 'order', seq, ts, order } : { type: 'order', seq, ts, order, amended };
-  }
-
-  #positionEvent(): PositionEvent {
-    const seq = this.#num();
-    const ts = this.#num();
-    const status = this.#str<PositionEvent['status']>();
-    const position = this.#position();
-    const reason = this.#nullableStr<NonNullable<PositionEvent['reason']>>();
-    const closePrice = this.#nullableNum();
-    const closedVolume = this.#nullableNum();
-    const profit = this.#nullableNum();
-    const amended = this.#amended();
-    const e: PositionEvent = { type: 'position', seq, ts, status, position, reason, closePrice, closedVolume, profit };
-    return amended === undefined ? e : { type: 'position', seq, ts, status, position, reason, closePrice, closedVolume, profit, amended };
-  }
-
-  #order(): OrderRecord {
-    return {
-      id: this.#str(),
-      login: this.#str(),
-      symbol: this.#str(),
-      side: this.#str(),
-      type: this.#str(),
-      volume: this.#num(),
-      price: this.#num(),
-      requestedPrice: this.#nullableNum(),
-      sl: this.#nullableNum(),
-      tp: this.#nullableNum(),
-      status: this.#str(),
-      ticket: this.#nullableNum(),
-      source: this.#str(),
-      keyId: this.#nullableStr(),
-      clientId: this.#nullableStr(),
-      webhookId: this.#nullableStr(),
-      createdAt: this.#num(),
-      filledAt: this.#nullableNum(),
-      closedAt: this.#nullableNum(),
-      reason: this.#nullableStr(),
-    };
-  }
-
-  #position(): PositionRecord {
-    return {
-      ticket: this.#num(),
-      login: this.#str(),
-      symbol: this.#str(),
-      side: this.#str(),
-      volume: this.#num(),
-      openPrice: this.#num(),
-      sl: this.#nullableNum(),
-      tp: this.#nullableNum(),
-      source: this.#str(),
-      keyId: this.#nullableStr(),
-      webhookId: this.#nullableStr(),
-      orderId: this.#str(),
-      margin: this.#num(),
-      openedAt: this.#num(),
-    };
-  }
-
-  #amended(): FieldChange[] | undefined {
-    const tag = this.#buf[this.#pos++]!;
-    if (tag === 0) return undefined;
-    const changes: FieldChange[] = [];
-    for (let i = 1; i < tag; i++) changes.push({ field: this.#str(), from: this.#nullableNum(), to: this.#nullableNum() });
-    return changes;
-  }
-
-  #num(): number {
+  num<T extends number>(): T {
     const n = this.#view.getFloat64(this.#pos, true);
     this.#pos += 8;
-    return n;
+    return n as T;
   }
 
-  #nullableNum(): number | null {
-    const n = this.#num();
+  nullableNum<T extends number>(): T | null {
+    const n = this.num<T>();
     return Number.isNaN(n) ? null : n;
   }
 
-  /** A string the writer never sends as null; its type is the field's (a trusted channel). */
-  #str<T extends string>(): T {
-    return this.#nullableStr<T>()!;
+  bool(): boolean {
+    return this.byte() === 1;
   }
 
-  #nullableStr<T extends string>(): T | null {
+  count(): number {
+    return this.#varint();
+  }
+
+  /** A string the writer never sends as null; its type is the field's (a trusted channel). */
+  str<T extends string>(): T {
+    return this.nullableStr<T>()!;
+  }
+
+  nullableStr<T extends string>(): T | null {
     const tag = this.#varint();
     if (tag === NULL_STRING) return null;
     if (tag >= FIRST_REF) return this.#table[tag - FIRST_REF] as T;

@@ -6,7 +6,7 @@
 // known, so they are written in a fixed order with no keys at all: 0.2-0.8 µs a record, and the
 // checkpoint 5.5 µs an order (docs/architecture.md, "Measured").
 //
-// VALUE   0xc1 · u8 version · u8 kind · the kind's fields, in the order of the writers below
+// VALUE   0xc1 · u8 version · u8 kind · the kind's fields, in the order of record-fields.ts
 //         (0xc1 is the one byte msgpack never uses, so a value written before this codec, a
 //         msgpackr record or map, is told apart by its first byte and read as it was written)
 // STRING  varint 0 for null, else 1 + UTF-8 byte length, then the bytes
@@ -14,10 +14,14 @@
 //         Prices, volumes and most sums of money are int32s and take 1-5 bytes; anything else
 //         (a time in ms, a balance past 2^31 cents) is its f64, 8 bytes; both exact
 // BOOL    u8 0 or 1
-// AMENDED varint 0 absent, else 1 + count, then per change: STRING field · NUMBER from · NUMBER to
+// COUNT   varint
 //
 // Varints are little-endian base 128 of numbers below 2^32, so 32-bit operators are exact on them.
-import type { AccountRecord, EngineEvent, FieldChange, OrderEvent, OrderRecord, PositionEvent, PositionRecord } from '../engine/types.js';
+import type { AccountRecord, EngineEvent, OrderRecord, PositionRecord } from '../engine/types.js';
+import {
+  readAccount, readOrder, readOrderEvent, readPosition, readPositionEvent, writeAccount, writeEvent, writeOrder, writePosition,
+  type FieldReader, type FieldWriter,
+} from './record-fields.js';
 import type { ClientIdEntry } from './store.js';
 
 const MARK = 0xc1;
@@ -46,7 +50,7 @@ export type LegacyDecoder = (bytes: Uint8Array) => unknown;
  * bytes must stay as they are. A value that outgrows its slab moves, with what it has so far, to a
  * new one.
  */
-class Writer {
+class Writer implements FieldWriter {
   private slab: Slab = newSlab(SLAB_BYTES);
   private pos = 0;
 
@@ -102,13 +106,21 @@ class Writer {
     }
   }
 
+  unique(s: string | null): void {
+    this.str(s);
+  }
+
   bool(b: boolean): void {
     this.room(1);
     this.slab[this.pos++] = b ? 1 : 0;
   }
 
+  count(n: number): void {
+    this.varint(n);
+  }
+
   /** n: 0 ≤ n < 2^32. */
-  varint(n: number): void {
+  private varint(n: number): void {
     this.room(5);
     const slab = this.slab;
     while (n >= 0x80) {
@@ -150,7 +162,7 @@ function newSlab(bytes: number): Slab {
   return Object.assign(Buffer.allocUnsafeSlow(bytes), { start: 0, end: 0 });
 }
 
-class Reader {
+class Reader implements FieldReader {
   private readonly buf: Buffer;
   pos = HEADER_BYTES;
 
@@ -203,7 +215,11 @@ class Reader {
     return this.buf[this.pos++] === 1;
   }
 
-  varint(): number {
+  count(): number {
+    return this.varint();
+  }
+
+  private varint(): number {
     let n = 0;
     let shift = 0;
     for (;;) {
@@ -217,195 +233,18 @@ class Reader {
 
 const writer = new Writer();
 
-function writeAccount(w: Writer, a: AccountRecord): void {
-  w.str(a.login);
-  w.str(a.user);
-  w.str(a.type);
-  w.str(a.group);
-  w.str(a.currency);
-  w.num(a.leverage);
-  w.str(a.server);
-  w.num(a.balance);
-  w.num(a.margin);
-  w.num(a.seq);
-  w.bool(a.accountHalted);
-  w.bool(a.userHalted);
-}
-
-function readAccount(r: Reader): AccountRecord {
-  return {
-    login: r.str(),
-    user: r.str(),
-    type: r.str(),
-    group: r.str(),
-    currency: r.str(),
-    leverage: r.num(),
-    server: r.str(),
-    balance: r.num(),
-    margin: r.num(),
-    seq: r.num(),
-    accountHalted: r.bool(),
-    userHalted: r.bool(),
-  };
-}
-
-function writeOrder(w: Writer, o: OrderRecord): void {
-  w.str(o.id);
-  w.str(o.login);
-  w.str(o.symbol);
-  w.str(o.side);
-  w.str(o.type);
-  w.num(o.volume);
-  w.num(o.price);
-  w.num(o.requestedPrice);
-  w.num(o.sl);
-  w.num(o.tp);
-  w.str(o.status);
-  w.num(o.ticket);
-  w.str(o.source);
-  w.str(o.keyId);
-  w.str(o.clientId);
-  w.str(o.webhookId);
-  w.num(o.createdAt);
-  w.num(o.filledAt);
-  w.num(o.closedAt);
-  w.str(o.reason);
-}
-
-function readOrder(r: Reader): OrderRecord {
-  return {
-    id: r.str(),
-    login: r.str(),
-    symbol: r.str(),
-    side: r.str(),
-    type: r.str(),
-    volume: r.num(),
-    price: r.num(),
-    requestedPrice: r.nullableNum(),
-    sl: r.nullableNum(),
-    tp: r.nullableNum(),
-    status: r.str(),
-    ticket: r.nullableNum(),
-    source: r.str(),
-    keyId: r.nullableStr(),
-    clientId: r.nullableStr(),
-    webhookId: r.nullableStr(),
-    createdAt: r.num(),
-    filledAt: r.nullableNum(),
-    closedAt: r.nullableNum(),
-    reason: r.nullableStr(),
-  };
-}
-
-function writePosition(w: Writer, p: PositionRecord): void {
-  w.num(p.ticket);
-  w.str(p.login);
-  w.str(p.symbol);
-  w.str(p.side);
-  w.num(p.volume);
-  w.num(p.openPrice);
-  w.num(p.sl);
-  w.num(p.tp);
-  w.str(p.source);
-  w.str(p.keyId);
-  w.str(p.webhookId);
-  w.str(p.orderId);
-  w.num(p.margin);
-  w.num(p.openedAt);
-}
-
-function readPosition(r: Reader): PositionRecord {
-  return {
-    ticket: r.num(),
-    login: r.str(),
-    symbol: r.str(),
-    side: r.str(),
-    volume: r.num(),
-    openPrice: r.num(),
-    sl: r.nullableNum(),
-    tp: r.nullableNum(),
-    source: r.str(),
-    keyId: r.nullableStr(),
-    webhookId: r.nullableStr(),
-    orderId: r.str(),
-    margin: r.num(),
-    openedAt: r.num(),
-  };
-}
-
-function writeAmended(w: Writer, changes: readonly FieldChange[] | undefined): void {
-  if (changes === undefined) {
-    w.varint(0);
-    return;
-  }
-  w.varint(1 + changes.length);
-  for (const c of changes) {
-    w.str(c.field);
-    w.num(c.from);
-    w.num(c.to);
-  }
-}
-
-function readAmended(r: Reader): FieldChange[] | undefined {
-  const head = r.varint();
-  if (head === 0) return undefined;
-  const changes: FieldChange[] = [];
-  for (let i = 1; i < head; i++) changes.push({ field: r.str(), from: r.nullableNum(), to: r.nullableNum() });
-  return changes;
-}
-
-function writeEvent(w: Writer, e: EngineEvent): void {
-  w.num(e.seq);
-  w.num(e.ts);
-  if (e.type === 'order') {
-    writeOrder(w, e.order);
-  } else {
-    w.str(e.status);
-    writePosition(w, e.position);
-    w.str(e.reason);
-    w.num(e.closePrice);
-    w.num(e.closedVolume);
-    w.num(e.profit);
-  }
-  writeAmended(w, e.amended);
-}
-
-// Built as one literal each (an absent `amended` stays absent): a spread that adds a key costs V8
-// about a microsecond an object (docs/architecture.md, "A spread that adds keys").
-function readOrderEvent(r: Reader): OrderEvent {
-  const seq = r.num();
-  const ts = r.num();
-  const order = readOrder(r);
-  const amended = readAmended(r);
-  return amended === undefined ? { type: 'order', seq, ts, order } : { type: 'order', seq, ts, order, amended };
-}
-
-function readPositionEvent(r: Reader): PositionEvent {
-  const seq = r.num();
-  const ts = r.num();
-  const status = r.str<PositionEvent['status']>();
-  const position = readPosition(r);
-  const reason = r.nullableStr<NonNullable<PositionEvent['reason']>>();
-  const closePrice = r.nullableNum();
-  const closedVolume = r.nullableNum();
-  const profit = r.nullableNum();
-  const amended = readAmended(r);
-  return amended === undefined
-    ? { type: 'position', seq, ts, status, position, reason, closePrice, closedVolume, profit }
-    : { type: 'position', seq, ts, status, position, reason, closePrice, closedVolume, profit, amended };
-}
-
-function writeClientId(w: Writer, c: ClientIdEntry): void {
-  w.str(c.orderId);
+// A client id's entry is the checkpoint's own record, so its fields are listed here.
+function writeClientId(w: FieldWriter, c: ClientIdEntry): void {
+  w.unique(c.orderId);
   w.num(c.atMs);
 }
 
-function readClientId(r: Reader): ClientIdEntry {
+function readClientId(r: FieldReader): ClientIdEntry {
   return { orderId: r.str(), atMs: r.num() };
 }
 
 /** The record of `bytes`, or the legacy decoder's reading of a value written before this codec. */
-function decoded<V>(bytes: Uint8Array, kinds: readonly Kind[], read: (r: Reader, kind: Kind) => V, legacy: LegacyDecoder): V {
+function decoded<V>(bytes: Uint8Array, kinds: readonly Kind[], read: (r: FieldReader, kind: Kind) => V, legacy: LegacyDecoder): V {
   if (bytes[0] !== MARK) return legacy(bytes) as V;
   if (bytes[1] !== VERSION) throw new Error(`a stored record of format version ${bytes[1]}: this build reads version ${VERSION} (written by a newer tas?)`);
   const kind = bytes[2] as Kind;
@@ -413,7 +252,7 @@ function decoded<V>(bytes: Uint8Array, kinds: readonly Kind[], read: (r: Reader,
   return read(new Reader(bytes), kind);
 }
 
-function encoderOf<V>(kind: Kind, write: (w: Writer, value: V) => void, read: (r: Reader) => V, legacy: LegacyDecoder): ValueEncoder<V> {
+function encoderOf<V>(kind: Kind, write: (w: FieldWriter, value: V) => void, read: (r: FieldReader) => V, legacy: LegacyDecoder): ValueEncoder<V> {
   const kinds = [kind];
   return {
     encode: (value) => {
