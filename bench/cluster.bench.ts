@@ -79,9 +79,9 @@ async function measure(replicas: number): Promise<Row[]> {
     const hop = await throughput(b.pool, logins, 5000, 128);
     const hopAt = await fixedRate(b.pool, logins, RATE_PER_SEC, SECONDS);
     return [
-      { name: `cluster, ${replicas} replica${replicas > 1 ? 's' : ''}: orders on the owner, 128 in flight`, median: '-', p99: '-', throughput: perSec(own) },
+      { name: `cluster, ${replicas} replica${replicas > 1 ? 's' : ''}: orders on the owner, 128 in flight`, median: '-', p99: '-', throughput: perSec(own.perSec) },
       { name: `cluster, ${replicas} replica${replicas > 1 ? 's' : ''}: order ack on the owner at ${RATE_PER_SEC}/s`, median: us(ownAt.p50), p99: us(ownAt.p99) },
-      { name: `cluster, ${replicas} replica${replicas > 1 ? 's' : ''}: through another node, 128 in flight`, median: '-', p99: '-', throughput: perSec(hop) },
+      { name: `cluster, ${replicas} replica${replicas > 1 ? 's' : ''}: through another node, 128 in flight`, median: '-', p99: '-', throughput: perSec(hop.perSec) },
       {
         name: `cluster, ${replicas} replica${replicas > 1 ? 's' : ''}: order ack through another node at ${RATE_PER_SEC}/s`, median: us(hopAt.p50), p99: us(hopAt.p99),
         note: `the hop costs ${us(hopAt.p50 - ownAt.p50)} at the median`,

@@ -22,6 +22,7 @@ import { createLogger } from '../src/base/log.js';
 import { measureFsyncFloor } from './support/fsync-floor.js';
 import { SERVICE_DEFAULTS } from './support/service-defaults.js';
 import { perSec, us, type Row } from './support/stats.js';
+import { perOrderNote, threadCpu } from './support/thread-cpu.js';
 
 const ACCOUNTS = 1000;
 const DEFAULT_IDLE = SERVICE_DEFAULTS.shard_idle;
@@ -43,14 +44,16 @@ export async function placeOk(pool: ShardPool, login: string): Promise<void> {
   if (answer.t !== 'done') throw new Error(`order refused: ${JSON.stringify(answer)}`);
 }
 
-export async function throughput(pool: ShardPool, logins: readonly string[], total: number, inFlight: number): Promise<number> {
+/** Orders per second with `inFlight` outstanding, and where their CPU went (per kind of thread). */
+export async function throughput(pool: ShardPool, logins: readonly string[], total: number, inFlight: number): Promise<{ readonly perSec: number; readonly cpu: string }> {
   let sent = 0;
+  const cpu0 = threadCpu();
   const t0 = process.hrtime.bigint();
   const lane = async (): Promise<void> => {
     while (sent < total) await placeOk(pool, logins[sent++ % logins.length]!);
   };
   await Promise.all(Array.from({ length: inFlight }, lane));
-  return total / (Number(process.hrtime.bigint() - t0) / 1e9);
+  return { perSec: total / (Number(process.hrtime.bigint() - t0) / 1e9), cpu: perOrderNote(cpu0, threadCpu(), total) };
 }
 
 /** Sends at `ratePerSec` on a schedule; latency counts from each order's intended send time. */
@@ -99,7 +102,7 @@ function syncQuantile(before: Syncs, after: Syncs, q: number): string {
 }
 
 interface PoolRun {
-  readonly maxRate: number;
+  readonly maxRate: { readonly perSec: number; readonly cpu: string };
   readonly at2k: { p50: number; p99: number };
   /** The shards' own journal syncs during the fixed-rate run. */
   readonly syncs: { readonly p50: string; readonly p99: string; readonly meanUs: number; readonly count: number };
@@ -154,7 +157,7 @@ const shardCount = (shards: number): string => `${shards} shard${shards === 1 ? 
 function poolRows({ maxRate, at2k, syncs }: PoolRun, shards: number, tag: string, floorP50Us: number): Row[] {
   const count = shardCount(shards);
   return [
-    { name: `durable orders, 512 in flight, ${count}${tag}`, median: '-', p99: '-', throughput: perSec(maxRate), note: 'goal >= 100k/s' },
+    { name: `durable orders, 512 in flight, ${count}${tag}`, median: '-', p99: '-', throughput: perSec(maxRate.perSec), note: `goal >= 100k/s; ${maxRate.cpu}` },
     { name: `durable order ack at fixed 2k/s, ${count}${tag}`, median: us(at2k.p50), p99: us(at2k.p99), note: `goal p50 <= floor + 150 µs = ${us(floorP50Us + 150)}, p99 <= 1 ms` },
     {
       name: `  its journal syncs in the shards, ${count}${tag}`, median: syncs.p50, p99: syncs.p99,

@@ -1,10 +1,11 @@
 // Benchmarks' servers as child processes: the compiled service (dist/src/main.js) on a temp data
 // dir with a fixture, or any compiled script that prints its port; each until its ready line.
-import { execSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { cpuMsOf } from './thread-cpu.js';
 
 const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const MAIN_JS = path.join(DIST, 'src/main.js');
@@ -65,14 +66,6 @@ export async function startService(work: string, config: Record<string, unknown>
   return { ...server, httpPort: ports.http, consolePort: ports.console, dataDir };
 }
 
-const CLOCK_TICKS_PER_SEC = Number(execSync('getconf CLK_TCK').toString().trim()) || 100;
-
-function cpuMsOf(statFile: string): number {
-  const stat = fs.readFileSync(statFile, 'utf8');
-  // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 1000 / CLOCK_TICKS_PER_SEC;
-}
 
 /**
  * CPU time (user + system, ms) a process's main thread has used (Linux /proc): what a server

@@ -25,6 +25,7 @@ import { FsJournalIo } from '../store/journal/io.js';
 import { openShardStore } from '../store/store.js';
 import { createLogger } from '../base/log.js';
 import { ThreadMemoryBoard } from '../base/thread-memory.js';
+import { nameThread } from '../base/thread-name.js';
 import { ShardCore, MAIN, REMOTE, type Inbound, type Peer, type Replicated } from '../shard/core.js';
 import { OrderArchive } from '../shard/order-archive.js';
 import type { CommandItem, OutItem, ShardInbound, ShardOutbound } from '../shard/protocol.js';
@@ -80,6 +81,7 @@ async function main(): Promise<void> {
   const jsm = await jetstreamManager(nc);
   const lease = new Lease(await new Kvm(nc).open(LEASE_BUCKET), shardLease(data.shard), node, leaseMs);
   const stats = new ShardStatsBoard(data.stats);
+  nameThread(`tas-shard-${data.shard}`);
   new ThreadMemoryBoard(data.memory).recordOwn();
   const readers = data.inbound.map((c) => new FrameReader<ShardInbound>(c));
   const writers = data.outbound.map((c) => new FrameWriter<WireOutbound>(c));

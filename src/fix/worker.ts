@@ -11,6 +11,7 @@ import { SecretBox } from '../store/secret-box.js';
 import { openStore } from '../store/store.js';
 import { createLogger } from '../base/log.js';
 import { ThreadMemoryBoard } from '../base/thread-memory.js';
+import { nameThread } from '../base/thread-name.js';
 import { FixGateway } from './app/gateway.js';
 import type { AppDeps, FixSymbol } from './app/ports.js';
 import { contractDecimal } from './app/units.js';
@@ -39,6 +40,7 @@ const log = createLogger(data.logLevel, { thread: 'fix' });
 const post = (m: FixToMain): void => parentPort!.postMessage(m);
 
 async function main(): Promise<void> {
+  nameThread('tas-fix');
   new ThreadMemoryBoard(data.memory).recordOwn();
   const store = openStore(data.dataDir, data.durability, 0);
   const box = SecretBox.openOrCreate(data.dataDir);

@@ -13,6 +13,7 @@ import { JournalWriter } from '../store/journal/writer.js';
 import { openShardStore } from '../store/store.js';
 import { createLogger } from '../base/log.js';
 import { ThreadMemoryBoard } from '../base/thread-memory.js';
+import { nameThread } from '../base/thread-name.js';
 import { QuoteBoard } from '../market/quote-board.js';
 import { FAULTS_VARIABLE } from '../config/env.js';
 import { ShardCore, PEERS, MAIN, type Inbound } from './core.js';
@@ -49,6 +50,7 @@ function checkpointCrashAt(): number | undefined {
 }
 
 async function main(): Promise<void> {
+  nameThread(`tas-shard-${data.shard}`);
   new ThreadMemoryBoard(data.memory).recordOwn();
   const store = openShardStore(data.dataDir, data.shard, data.durability);
   const io = journalIo();
