@@ -41,8 +41,12 @@ export interface ValueEncoder<V> {
   decode(bytes: Uint8Array): V;
 }
 
-/** Reads a value written before this codec (msgpack): the table's previous encoder. */
-export type LegacyDecoder = (bytes: Uint8Array) => unknown;
+/** The table an encoder serves: where it is, for messages, and how its values before this codec (msgpack) read. */
+export interface TableOfRecords {
+  /** E.g. `events in ./data/shard-0`. */
+  readonly where: string;
+  readonly legacy: (bytes: Uint8Array) => unknown;
+}
 
 /**
  * Writes values one after another into a slab and never writes over one: lmdb-js keeps only the
@@ -244,15 +248,17 @@ function readClientId(r: FieldReader): ClientIdEntry {
 }
 
 /** The record of `bytes`, or the legacy decoder's reading of a value written before this codec. */
-function decoded<V>(bytes: Uint8Array, kinds: readonly Kind[], read: (r: FieldReader, kind: Kind) => V, legacy: LegacyDecoder): V {
-  if (bytes[0] !== MARK) return legacy(bytes) as V;
-  if (bytes[1] !== VERSION) throw new Error(`a stored record of format version ${bytes[1]}: this build reads version ${VERSION} (written by a newer tas?)`);
+function decoded<V>(bytes: Uint8Array, kinds: readonly Kind[], read: (r: FieldReader, kind: Kind) => V, table: TableOfRecords): V {
+  if (bytes[0] !== MARK) return table.legacy(bytes) as V;
+  if (bytes[1] !== VERSION) {
+    throw new Error(`${table.where}: a stored record of format version ${bytes[1]}; this build reads version ${VERSION} (the data was written by a newer tas)`);
+  }
   const kind = bytes[2] as Kind;
-  if (!kinds.includes(kind)) throw new Error(`a stored record of kind ${kind} in a table of kinds ${kinds.join(', ')}`);
+  if (!kinds.includes(kind)) throw new Error(`${table.where}: a stored record of kind ${kind} in a table of kinds ${kinds.join(', ')}`);
   return read(new Reader(bytes), kind);
 }
 
-function encoderOf<V>(kind: Kind, write: (w: FieldWriter, value: V) => void, read: (r: FieldReader) => V, legacy: LegacyDecoder): ValueEncoder<V> {
+function encoderOf<V>(kind: Kind, write: (w: FieldWriter, value: V) => void, read: (r: FieldReader) => V, table: TableOfRecords): ValueEncoder<V> {
   const kinds = [kind];
   return {
     encode: (value) => {
@@ -260,35 +266,35 @@ function encoderOf<V>(kind: Kind, write: (w: FieldWriter, value: V) => void, rea
       write(writer, value);
       return writer.end();
     },
-    decode: (bytes) => decoded(bytes, kinds, read, legacy),
+    decode: (bytes) => decoded(bytes, kinds, read, table),
   };
 }
 
-export function accountEncoder(legacy: LegacyDecoder): ValueEncoder<AccountRecord> {
-  return encoderOf(Kind.Account, writeAccount, readAccount, legacy);
+export function accountEncoder(table: TableOfRecords): ValueEncoder<AccountRecord> {
+  return encoderOf(Kind.Account, writeAccount, readAccount, table);
 }
 
-export function orderEncoder(legacy: LegacyDecoder): ValueEncoder<OrderRecord> {
-  return encoderOf(Kind.Order, writeOrder, readOrder, legacy);
+export function orderEncoder(table: TableOfRecords): ValueEncoder<OrderRecord> {
+  return encoderOf(Kind.Order, writeOrder, readOrder, table);
 }
 
-export function positionEncoder(legacy: LegacyDecoder): ValueEncoder<PositionRecord> {
-  return encoderOf(Kind.Position, writePosition, readPosition, legacy);
+export function positionEncoder(table: TableOfRecords): ValueEncoder<PositionRecord> {
+  return encoderOf(Kind.Position, writePosition, readPosition, table);
 }
 
-export function clientIdEncoder(legacy: LegacyDecoder): ValueEncoder<ClientIdEntry> {
-  return encoderOf(Kind.ClientId, writeClientId, readClientId, legacy);
+export function clientIdEncoder(table: TableOfRecords): ValueEncoder<ClientIdEntry> {
+  return encoderOf(Kind.ClientId, writeClientId, readClientId, table);
 }
 
 const EVENT_KINDS = [Kind.OrderEvent, Kind.PositionEvent];
 
-export function eventEncoder(legacy: LegacyDecoder): ValueEncoder<EngineEvent> {
+export function eventEncoder(table: TableOfRecords): ValueEncoder<EngineEvent> {
   return {
     encode: (e) => {
       writer.begin(e.type === 'order' ? Kind.OrderEvent : Kind.PositionEvent);
       writeEvent(writer, e);
       return writer.end();
     },
-    decode: (bytes) => decoded<EngineEvent>(bytes, EVENT_KINDS, (r, kind) => (kind === Kind.OrderEvent ? readOrderEvent(r) : readPositionEvent(r)), legacy),
+    decode: (bytes) => decoded<EngineEvent>(bytes, EVENT_KINDS, (r, kind) => (kind === Kind.OrderEvent ? readOrderEvent(r) : readPositionEvent(r)), table),
   };
 }

@@ -14,7 +14,7 @@ import path from 'node:path';
 import type { Durability } from '../config/types.js';
 import type { AccountRecord, DeadManRecord, EngineEvent, OrderRecord, PositionRecord, Quote, SymbolSpec, UnixMs } from '../engine/types.js';
 import { TableRegistry, table, type Key, type Table } from './table.js';
-import { accountEncoder, clientIdEncoder, eventEncoder, orderEncoder, positionEncoder, type LegacyDecoder, type ValueEncoder } from './record-codec.js';
+import { accountEncoder, clientIdEncoder, eventEncoder, orderEncoder, positionEncoder, type TableOfRecords, type ValueEncoder } from './record-codec.js';
 
 export type { Key };
 
@@ -125,10 +125,11 @@ function openDb<V, K extends Key>(root: RootDatabase, name: string): Database<V,
  * A table of a shard's hot records, in the binary form of record-codec.ts; a value stored before
  * it (msgpack) is read through the table's msgpack handle, with its shared structures.
  */
-function openRecordDb<V, K extends Key>(root: RootDatabase, name: string, encoderOf: (legacy: LegacyDecoder) => ValueEncoder<V>): Database<V, K> {
+function openRecordDb<V, K extends Key>(root: RootDatabase, name: string, encoderOf: (table: TableOfRecords) => ValueEncoder<V>): Database<V, K> {
   const legacy = openDb<unknown, K>(root, name) as Database<unknown, K> & { readonly decoder: { decode(bytes: Uint8Array): unknown } };
+  const table: TableOfRecords = { where: `table ${name} in ${(root as RootDatabase & { readonly path: string }).path}`, legacy: (bytes) => legacy.decoder.decode(bytes) };
   // lmdb-js takes any { encode, decode } as `encoder`; its typings list the option on the root only.
-  const options = { name, encoder: encoderOf((bytes) => legacy.decoder.decode(bytes)) };
+  const options = { name, encoder: encoderOf(table) };
   return root.openDB<V, K>(options as DatabaseOptions & { name: string });
 }
 
