@@ -73,10 +73,10 @@ async function measure(replicas: number): Promise<Row[]> {
     a.pool.client.tick(quote);
     await placeOk(a.pool, logins[0]!);
     await placeOk(b.pool, logins[0]!);
-    await throughput(a.pool, logins, 500, 32); // warm-up
-    const own = await throughput(a.pool, logins, 5000, 128);
+    await throughput(a.pool, logins, 500, 32, root); // warm-up
+    const own = await throughput(a.pool, logins, 5000, 128, root);
     const ownAt = await fixedRate(a.pool, logins, RATE_PER_SEC, SECONDS);
-    const hop = await throughput(b.pool, logins, 5000, 128);
+    const hop = await throughput(b.pool, logins, 5000, 128, root);
     const hopAt = await fixedRate(b.pool, logins, RATE_PER_SEC, SECONDS);
     return [
       { name: `cluster, ${replicas} replica${replicas > 1 ? 's' : ''}: orders on the owner, 128 in flight`, median: '-', p99: '-', throughput: perSec(own.perSec) },

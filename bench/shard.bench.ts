@@ -22,7 +22,7 @@ import { createLogger } from '../src/base/log.js';
 import { measureFsyncFloor } from './support/fsync-floor.js';
 import { SERVICE_DEFAULTS } from './support/service-defaults.js';
 import { perSec, us, type Row } from './support/stats.js';
-import { perOrderNote, threadCpu } from './support/thread-cpu.js';
+import { perOrderNote, usage } from './support/thread-cpu.js';
 
 const ACCOUNTS = 1000;
 const DEFAULT_IDLE = SERVICE_DEFAULTS.shard_idle;
@@ -45,15 +45,15 @@ export async function placeOk(pool: ShardPool, login: string): Promise<void> {
 }
 
 /** Orders per second with `inFlight` outstanding, and where their CPU went (per kind of thread). */
-export async function throughput(pool: ShardPool, logins: readonly string[], total: number, inFlight: number): Promise<{ readonly perSec: number; readonly cpu: string }> {
+export async function throughput(pool: ShardPool, logins: readonly string[], total: number, inFlight: number, dataDir: string): Promise<{ readonly perSec: number; readonly cpu: string }> {
   let sent = 0;
-  const cpu0 = threadCpu();
+  const cpu0 = usage(dataDir);
   const t0 = process.hrtime.bigint();
   const lane = async (): Promise<void> => {
     while (sent < total) await placeOk(pool, logins[sent++ % logins.length]!);
   };
   await Promise.all(Array.from({ length: inFlight }, lane));
-  return { perSec: total / (Number(process.hrtime.bigint() - t0) / 1e9), cpu: perOrderNote(cpu0, threadCpu(), total) };
+  return { perSec: total / (Number(process.hrtime.bigint() - t0) / 1e9), cpu: perOrderNote(cpu0, usage(dataDir), total) };
 }
 
 /** Sends at `ratePerSec` on a schedule; latency counts from each order's intended send time. */
@@ -138,8 +138,8 @@ async function runPool({ idle, shards, durability }: PoolSetup): Promise<PoolRun
     pool.client.tick(quote);
     // As long as the measured run: with 2,000 orders the first setup of a run measured 10-30% below
     // the same setup later in it (its threads' code not yet optimised), so every row paid for the first.
-    await throughput(pool, logins, 40_000, 512);
-    const maxRate = await throughput(pool, logins, 40_000, 512);
+    await throughput(pool, logins, 40_000, 512, dataDir);
+    const maxRate = await throughput(pool, logins, 40_000, 512, dataDir);
     const before = syncsOf(pool);
     const at2k = await fixedRate(pool, logins, 2000, 5);
     const after = syncsOf(pool);
