@@ -23,6 +23,7 @@ import { mainThreadCpuMs, processCpuMs, startChild, startService, type ChildServ
 import { measureFsyncFloor } from './support/fsync-floor.js';
 import { closedLoop, fixedRate, type LoadResult } from './support/http-load.js';
 import { perSec, us, type Row } from './support/stats.js';
+import { perOrderNote, usage } from './support/thread-cpu.js';
 
 const ACCOUNTS = 2000;
 const FIRST_LOGIN = 500_001;
@@ -104,6 +105,11 @@ function cpuNote(r: LoadResult): string {
   return `server ${us(serverUs)} + driver ${us(driverUs)} CPU/req: ${os.availableParallelism()} cores allow ${perSec(ceiling)}`;
 }
 
+/** The server's CPU per kind of thread and its disk's writes, per order. */
+function splitNote(r: LoadResult): string {
+  return r.serverUsage === undefined ? '' : perOrderNote(r.serverUsage[0], r.serverUsage[1], r.completed);
+}
+
 function closedRow(name: string, r: LoadResult, note: string): Row {
   return {
     name, median: ms(r.latencyUs.getValueAtPercentile(50)), p99: ms(r.latencyUs.getValueAtPercentile(99)),
@@ -179,7 +185,7 @@ export async function benchRest(): Promise<Row[]> {
     const driverNice = restorePriority(driverPriority);
     let next = 0;
     const place = order('most', 'BTCUSD');
-    const ordersMax = await closedLoop({ port, ...ORDERS_IN_FLIGHT, request: () => place(next++), cpuMs: serviceCpu });
+    const ordersMax = await closedLoop({ port, ...ORDERS_IN_FLIGHT, request: () => place(next++), cpuMs: serviceCpu, usage: () => usage(service!.dataDir, servicePid) });
     expectAll(ordersMax, 200, 'orders, closed loop');
 
     const ratio = (getMax.completed / getMax.elapsedMs) / (rawMax.completed / rawMax.elapsedMs);
@@ -193,7 +199,7 @@ export async function benchRest(): Promise<Row[]> {
       fixedRow(`raw uWS hello-world @ ${GET_RATE}/s`, rawFixed, 'from intended send time'),
       fixedRow(`signed GET /v1/positions @ ${GET_RATE}/s`, getFixed, 'goal p99 < 1 ms'),
       fixedRow(`POST /v1/orders market, durable @ ${ORDER_RATE}/s`, orders, `goal p99 < 2 ms; fdatasync p99 ${ms(floor.p99Us)}; ${ACCOUNTS} accounts; CPU of all server threads`),
-      closedRow(`POST /v1/orders market, durable, ${ORDERS_IN_FLIGHT.connections} in flight`, ordersMax, `goal >= 15k/s, p99 <= 3 ms; ${ACCOUNTS} accounts; latency from send (closed loop); driver at nice ${driverNice}`),
+      closedRow(`POST /v1/orders market, durable, ${ORDERS_IN_FLIGHT.connections} in flight`, ordersMax, `goal >= 15k/s, p99 <= 3 ms; ${ACCOUNTS} accounts; latency from send (closed loop); driver at nice ${driverNice}; ${splitNote(ordersMax)}`),
     ];
   } finally {
     os.setPriority(driverPriority);

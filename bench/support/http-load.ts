@@ -15,6 +15,7 @@
 import { build, type Histogram } from 'hdr-histogram-js';
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
+import type { Usage } from './thread-cpu.js';
 
 export interface LoadResult {
   /** Microseconds: service time (closed loop) or from the intended send time (fixed rate). */
@@ -31,6 +32,8 @@ export interface LoadResult {
   readonly serverCpuMs: number | null;
   /** CPU this driver process used while measuring, ms (closed loop only: the pacer of a fixed rate spins). */
   readonly driverCpuMs: number | null;
+  /** Closed loop with a `usage` probe: its readings at the start and the end of the measured time. */
+  readonly serverUsage?: readonly [Usage, Usage];
 }
 
 /** Reads the server's CPU time so far (ms). */
@@ -118,6 +121,8 @@ export interface ClosedLoopOptions {
   readonly durationMs: number;
   readonly request: () => Buffer;
   readonly cpuMs?: CpuProbe;
+  /** The server's CPU per kind of thread and its disk's writes (thread-cpu.ts). */
+  readonly usage?: () => Usage;
 }
 
 export async function closedLoop(o: ClosedLoopOptions): Promise<LoadResult> {
@@ -144,17 +149,19 @@ export async function closedLoop(o: ClosedLoopOptions): Promise<LoadResult> {
   measuring = true;
   const t0 = performance.now();
   const cpu0 = o.cpuMs?.() ?? 0;
+  const usage0 = o.usage?.();
   const driver0 = process.cpuUsage();
   await new Promise((r) => setTimeout(r, o.durationMs));
   measuring = false;
   const elapsedMs = performance.now() - t0;
   const serverCpuMs = o.cpuMs ? o.cpuMs() - cpu0 : null;
+  const serverUsage = usage0 === undefined || o.usage === undefined ? undefined : [usage0, o.usage()] as const;
   const driverUsage = process.cpuUsage(driver0);
   const driverCpuMs = (driverUsage.user + driverUsage.system) / 1000;
   stopping = true;
   await Promise.race([lost, new Promise<void>((resolve) => { drained = resolve; if (inFlight === 0) resolve(); })]);
   for (const c of conns) c.socket.destroy();
-  return { latencyUs, completed, elapsedMs, statuses, pacerLateUs: null, serverCpuMs, driverCpuMs };
+  return { latencyUs, completed, elapsedMs, statuses, pacerLateUs: null, serverCpuMs, driverCpuMs, ...(serverUsage === undefined ? {} : { serverUsage }) };
 }
 
 export interface FixedRateOptions {
