@@ -155,7 +155,7 @@ export async function closedLoop(o: ClosedLoopOptions): Promise<LoadResult> {
   measuring = false;
   const elapsedMs = performance.now() - t0;
   const serverCpuMs = o.cpuMs ? o.cpuMs() - cpu0 : null;
-  const serverUsage = usage0 === undefined || o.usage === undefined ? undefined : [usage0, o.usage()] as const;
+  const serverUsage = o.usage !== undefined && usage0 !== undefined ? [usage0, o.usage()] as const : undefined;
   const driverUsage = process.cpuUsage(driver0);
   const driverCpuMs = (driverUsage.user + driverUsage.system) / 1000;
   stopping = true;

@@ -66,5 +66,7 @@ export function usage(dir: string, pid: number = process.pid): Usage {
 export function perOrderNote(before: Usage, after: Usage, orders: number): string {
   const us = (ms: number): string => (ms * 1000 / orders).toFixed(1);
   const kb = ((after.diskBytes - before.diskBytes) / orders / 1000).toFixed(1);
-  return `CPU an order: main ${us(after.mainMs - before.mainMs)}, shards ${us(after.shardsMs - before.shardsMs)}, other threads (GC, LMDB) ${us(after.otherMs - before.otherMs)} µs; the disk wrote ${kb} KB an order`;
+  const fixMs = after.fixMs - before.fixMs;
+  const fix = fixMs > 0 ? `, FIX ${us(fixMs)}` : '';
+  return `CPU an order: main ${us(after.mainMs - before.mainMs)}, shards ${us(after.shardsMs - before.shardsMs)}${fix}, other threads (GC, LMDB) ${us(after.otherMs - before.otherMs)} µs; the disk wrote ${kb} KB an order`;
 }
