@@ -1,9 +1,12 @@
-// The fan-out deadline: with webhooks.deadline_ms at 1 ms, a signal to 120 accounts is answered
-// before most targets are done; those are reported as `timeout`, still trade, and the signal log
-// ends up with every target's own result.
+// The fan-out deadline: with webhooks.deadline_ms at 20 ms and every journal sync held 100 ms
+// longer (the durability tests' fault injection), a signal to 120 accounts is answered before its
+// targets are done, whatever the machine's speed (a 1 ms deadline alone was met by all 120 targets
+// in one CI run); they are reported as `timeout`, still trade, and the signal log ends up with every
+// target's own result.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { operator, send } from '../rest/support/client.js';
 import { startServer, type RunningServer } from '../support/server.js';
+import { FAULTS_VARIABLE } from '../../src/config/env.js';
 
 const LOGINS = Array.from({ length: 120 }, (_, i) => String(700_001 + i));
 const SEED = {
@@ -17,7 +20,12 @@ const SEED = {
 };
 
 let server: RunningServer;
-beforeAll(async () => { server = await startServer({ seed: SEED, config: { prices: { source: 'push' }, webhooks: { deadline_ms: 1 } } }); });
+beforeAll(async () => {
+  server = await startServer({
+    seed: SEED, config: { prices: { source: 'push' }, webhooks: { deadline_ms: 20 } },
+    env: { [FAULTS_VARIABLE]: JSON.stringify({ journal: { sync_delay_ms: 100 } }) },
+  });
+});
 afterAll(async () => { await server.stop(); });
 
 interface Entry { login: string; volume: number; ticket?: number; error?: { name: string } }
