@@ -32,12 +32,12 @@ export function registerKillSwitchRoutes(router: ConsoleRouter, kills: KillSwitc
     onlyFields(call.body, []);
     const user = userOf(deps, call, call.params[0]!);
     const before = kills.view(user.id).state;
-    const report = await kills.trigger(user.id, actorOf(call.actor.kind));
+    const { view, report, paused, json } = await kills.trigger(user.id, actorOf(call.actor.kind));
     call.detail = {
-      state: { from: before, to: report.state },
-      closed: report.closed.length, cancelled: report.cancelled.length, failed: report.failed.length, paused_webhooks: report.paused_webhooks,
+      state: { from: before, to: view.state },
+      closed: report.closed.length, cancelled: report.cancelled.length, failed: report.failed.length, paused_webhooks: paused,
     };
-    call.reply(200, report);
+    call.replyJson(200, json);
   });
 
   router.route({ method: 'post', path: '/console/api/users/:user/kill-switch/reset', access: 'member', body: 'optional', action: 'kill_switch.reset' }, async (call) => {

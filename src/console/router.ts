@@ -66,6 +66,12 @@ export class ConsoleCall implements Scoped {
     this.status = status;
     this.ex.json(status, body, headers);
   }
+
+  /** The same with the body's JSON text made already. */
+  replyJson(status: number, json: string): void {
+    this.status = status;
+    this.ex.send(status, json, 'application/json');
+  }
 }
 
 export type ConsoleHandler = (call: ConsoleCall) => Promise<void> | void;

@@ -1,5 +1,5 @@
-// The kill switch journal's reports in LMDB: written in pages and joined on reading, and an entry
-// written before reports were paged (its report inline) still read as it was.
+// The kill switch journal's reports in LMDB: stored as the answer's JSON text and read back whole,
+// and entries stored by earlier builds (the report in msgpackr pages, or inline) still read as they were.
 import { afterEach, describe, expect, it } from 'vitest';
 import { KillStore, armed } from '../../src/gateway/killswitch/kill-store.js';
 import type { KillReport } from '../../src/gateway/killswitch/report.js';
@@ -28,14 +28,31 @@ function report(closes: number): KillReport {
 }
 
 describe('KillStore', () => {
-  it('stores a report of several pages and gives it back whole, in order, after a reopen', async () => {
+  it('stores a report as its JSON text and gives it back whole, in order, after a reopen', async () => {
     const dir = tempDir();
     const kills = new KillStore(open(dir));
     const entry = await kills.record({ ...armed('u', 1), state: 'Triggered' }, { atMs: 1, action: 'trigger', actor: 'operator', state: 'Triggered', report: null });
     expect(kills.history('u', 10)[0]!.report).toBeNull();
     const big = report(6_001);
-    await kills.report('u', entry, big);
+    await kills.report('u', entry, JSON.stringify(big));
     expect(kills.history('u', 10)[0]!.report).toEqual(big);
+    await stores.pop()!.close();
+    expect(new KillStore(open(dir)).history('u', 10)).toEqual([{ ...entry, report: big }]);
+  });
+
+  it('reads a report stored in msgpackr pages of 2,500 entries, joined in page order', async () => {
+    const dir = tempDir();
+    const big = report(6_001);
+    const entry = { seq: 1, atMs: 1, action: 'trigger', actor: 'operator', state: 'Triggered', report: null };
+    const writer = open(dir);
+    const pages = table<[string, number, number], KillReport>('kill_switch_report');
+    for (let page = 0; page < 3; page++) {
+      const [from, to] = [page * 2500, (page + 1) * 2500];
+      await writer.table(pages).put(['u', 1, page], {
+        accounts: big.accounts.slice(from, to), closed: big.closed.slice(from, to), cancelled: big.cancelled.slice(from, to), failed: big.failed.slice(from, to),
+      });
+    }
+    await writer.table(table<[string, number], typeof entry & { pages: number }>('kill_switch_log')).put(['u', 1], { ...entry, pages: 3 });
     await stores.pop()!.close();
     expect(new KillStore(open(dir)).history('u', 10)).toEqual([{ ...entry, report: big }]);
   });

@@ -125,6 +125,8 @@ describe('user kill switch', () => {
 
     const report = ok(await op(first, 'POST', `/console/api/users/${USER}/kill-switch/trigger`)).body;
     expect(report).toMatchObject({ user: USER, state: 'Triggered', accounts: OWN, failed: [] });
+    // The answer's text is joined from the view's, the report's and the paused webhooks' texts.
+    expect(Object.keys(report)).toEqual(['user', 'state', 'since', 'accounts', 'closed', 'cancelled', 'failed', 'paused_webhooks']);
     expect(report.paused_webhooks).toEqual(['kwh', 'kwh2']);
     const killable = mine.opened.filter((p) => ['api', 'webhook', 'strategy'].includes(p.source));
     expect(killable).toHaveLength(OWN.length * 3);
@@ -191,6 +193,7 @@ describe('user kill switch', () => {
     // A second trigger while Triggered halts again and finds nothing more to close.
     const again = ok(await op(s, 'POST', `/console/api/users/${USER}/kill-switch/trigger`)).body;
     expect(again).toMatchObject({ state: 'Triggered', closed: [], cancelled: [], failed: [], paused_webhooks: [] });
+    expect(Object.keys(again)).toEqual(['user', 'state', 'since', 'accounts', 'closed', 'cancelled', 'failed', 'paused_webhooks']);
     expect(ok(await op(s, 'POST', `/console/api/users/${USER}/kill-switch/reset`, {})).body.state).toBe('Armed');
     ok(await rest(s, OWN[1]!).post('/v1/orders', apiOrder));
     ok(await op(s, 'POST', `/console/api/users/${USER}/kill-switch/reset`), 200);
@@ -291,7 +294,7 @@ describe('user kill switch over hundreds of accounts', () => {
     }
     ok(await signal(s, 'bwh'), 423);
 
-    // The report is stored behind the answer, in pages of 2,500 entries (2,800 closes: two); the history joins them.
+    // The report is stored behind the answer, as the text the answer was made of; the history gives it back.
     let stored = null;
     for (let tries = 0; stored === null && tries < 500; tries++) {
       stored = ok(await op(s, 'GET', '/console/api/users/bulk/kill-switch/history')).body.data[0].report;
