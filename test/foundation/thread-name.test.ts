@@ -6,10 +6,13 @@ import { describe, expect, it } from 'vitest';
 
 // The compiled module: a worker thread runs plain JavaScript (make test builds dist/ first).
 const MODULE = new URL('../../dist/src/base/thread-name.js', import.meta.url).href;
+// The worker stays alive (a listener on its port) until terminated: a thread's /proc/self/task
+// entry goes when the thread ends.
 const WORKER = `
   const { parentPort, workerData } = require('node:worker_threads');
   import(workerData).then(({ nameThread }) => {
     nameThread('tas-shard-12345678-too-long');
+    parentPort.on('message', () => undefined);
     parentPort.postMessage(require('node:fs').readlinkSync('/proc/thread-self').split('/').at(-1));
   });
 `;
