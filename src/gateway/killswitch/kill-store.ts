@@ -3,7 +3,7 @@
 // and state are durable before any account is touched, so a crash in between is finished at the
 // next start (see KillSwitches.reconcile). Its report goes to `kill_switch_report` [user, seq,
 // page] afterwards as the JSON text the answer was made of (one page): the text exists already,
-// and storing it is a copy (about 2 ms for 10,000 closes), where encoding the report's objects
+// and storing it is a copy (2-9 ms for 10,000 closes), where encoding the report's objects
 // with msgpackr held the main thread 4-25 ms (in pages of 2,500 entries, 1-6 ms a page).
 import type { UnixMs } from '../../engine/types.js';
 import type { Store } from '../../store/store.js';

@@ -32,8 +32,10 @@ export interface TriggerAnswer { readonly view: KillSwitchView; readonly report:
 export interface ResetAnswer extends KillSwitchView { readonly released: readonly string[]; readonly failed: readonly FailedEntry[] }
 /** What one step of the table did: the new state, and the report of its effect (empty for none) with its JSON text. */
 interface Applied { readonly view: KillSwitchView; readonly report: KillReport; readonly reportJson: string; readonly paused: readonly string[] }
+export type AccountKillAnswer = { readonly login: string; readonly active: boolean } & Omit<KillReport, 'accounts'>;
 
 const NO_REPORT: KillReport = { accounts: [], closed: [], cancelled: [], failed: [] };
+const NO_REPORT_JSON = JSON.stringify(NO_REPORT);
 
 /**
  * The members of JSON object texts as one object's text: each text is a JSON object (`{...}`), so
@@ -42,7 +44,6 @@ const NO_REPORT: KillReport = { accounts: [], closed: [], cancelled: [], failed:
 function joinObjects(texts: readonly string[]): string {
   return `{${texts.map((t) => t.slice(1, -1)).filter((members) => members !== '').join(',')}}`;
 }
-export type AccountKillAnswer = { readonly login: string; readonly active: boolean } & Omit<KillReport, 'accounts'>;
 
 export class KillSwitches {
   private readonly kills: KillStore;
@@ -152,7 +153,7 @@ export class KillSwitches {
     if (!seenAtOnce) this.states.set(user, record);
     switch (effect) {
       case 'none':
-        return { view, report: NO_REPORT, reportJson: JSON.stringify(NO_REPORT), paused: [] };
+        return { view, report: NO_REPORT, reportJson: NO_REPORT_JSON, paused: [] };
       case 'halt': {
         // Together: signals are refused from the moment the halt is seen (above), and the shards
         // refuse the accounts' orders once swept, so neither waits for the other's writes.
