@@ -21,3 +21,12 @@ export class IdAllocator {
     return this.counter * MAX_SHARDS + this.shardId;
   }
 }
+
+/**
+ * Whether shard `shardId` allocated `id` after its counter stood at `counter`: an order of a later
+ * journal record than a checkpoint that stored `counter`. Ids of other shards (accounts moved by
+ * resharding) never are.
+ */
+export function allocatedAfter(id: number, shardId: number, counter: number): boolean {
+  return id % MAX_SHARDS === shardId && Math.floor(id / MAX_SHARDS) > counter;
+}

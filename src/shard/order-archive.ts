@@ -16,8 +16,8 @@ export class OrderArchive {
   order(login: string, orderId: string): OrderRecord | null {
     const live = this.engine.order(login, orderId);
     if (live !== null) return live;
-    const noted = this.checkpoint.order(orderId);
-    if (noted !== undefined) return noted.login === login ? noted : null;
+    const noted = this.checkpoint.order(login, orderId);
+    if (noted !== undefined) return noted;
     if (!ORDER_ID.test(orderId)) return null;
     return this.store.orders.get([login, Number(orderId)]) ?? null;
   }

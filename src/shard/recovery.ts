@@ -43,10 +43,10 @@ export interface Recovered {
 export function recoverShard(store: ShardStore, io: JournalIo, opts: RecoveryOptions): Recovered {
   const meta = checkpointOf(store);
   const memoryMs = opts.clientIdMemoryMs ?? opts.clientIdRetentionMs;
-  const state = loadShardState(store, meta, opts.nowMs - memoryMs);
+  const state = loadShardState(store, opts.shard, meta, opts.nowMs - memoryMs);
   const mine = new Set(state.accounts.map((a) => a.login));
   const checkpoint = new CheckpointWriter(store, meta, opts.checkpointHooks);
-  const archive = opts.clientIdMemoryMs === undefined ? null : new StoredClientIds(opts.clientIdMemoryMs, checkpoint, store);
+  const archive = opts.clientIdMemoryMs === undefined ? null : new StoredClientIds(opts.clientIdMemoryMs, checkpoint, store, { shard: opts.shard, idCounter: meta.idCounter });
   const engine = new Engine({
     shardId: opts.shard,
     idCounter: meta.idCounter,
@@ -67,6 +67,7 @@ export function recoverShard(store: ShardStore, io: JournalIo, opts: RecoveryOpt
     if (cmd.kind === 'tick') checkpoint.noteQuote(lsn, cmd.quote);
     checkpoint.note(lsn, outcome);
   });
+  archive?.replayed();
   if (opts.persist === false) return { engine, checkpoint, nextLsn: journal.lastLsn + 1, journal };
   if (journal.replayed > 0) checkpoint.writeSync(engine.idCounter);
   // A spare, zero-filled for the next run, stays.

@@ -10,6 +10,7 @@ import { eventLoopTurn, idleStrategy } from '../ring/idle.js';
 import { crashNow, FaultyJournalIo, parseFaults } from '../store/faults.js';
 import { FsJournalIo, type JournalIo } from '../store/journal/io.js';
 import { JournalWriter } from '../store/journal/writer.js';
+import type { CheckpointHooks } from '../store/checkpoint.js';
 import { openShardStore } from '../store/store.js';
 import { createLogger } from '../base/log.js';
 import { ThreadMemoryBoard } from '../base/thread-memory.js';
@@ -45,8 +46,13 @@ function journalIo(): JournalIo {
   return faults.journal === undefined ? io : new FaultyJournalIo(io, faults.journal);
 }
 
-function checkpointCrashAt(): number | undefined {
-  return parseFaults(process.env[FAULTS_VARIABLE]).checkpoint?.crash_during;
+function checkpointHooks(): CheckpointHooks {
+  const faults = parseFaults(process.env[FAULTS_VARIABLE]).checkpoint ?? {};
+  return {
+    // The writes are queued, not committed: dying on the next turn kills the checkpoint midway.
+    afterQueued: (n) => { if (n === faults.crash_during) setImmediate(crashNow); },
+    afterHistory: (n) => { if (n === faults.crash_after_history) crashNow(); },
+  };
 }
 
 async function main(): Promise<void> {
@@ -54,12 +60,10 @@ async function main(): Promise<void> {
   new ThreadMemoryBoard(data.memory).recordOwn();
   const store = openShardStore(data.dataDir, data.shard, data.durability);
   const io = journalIo();
-  const crashAt = checkpointCrashAt();
   const recovered = recoverShard(store, io, {
     shard: data.shard, symbols: data.symbols, clientIdRetentionMs: data.clientIdRetentionMs, clientIdMemoryMs: data.clientIdMemoryMs, haltedKeys: data.haltedKeys,
     marginPolicy: data.marginPolicy, nowMs: Date.now(),
-    // The writes are queued, not committed: dying on the next turn kills the checkpoint midway.
-    checkpointHooks: crashAt === undefined ? {} : { afterQueued: (n) => { if (n === crashAt) setImmediate(crashNow); } },
+    checkpointHooks: checkpointHooks(),
   });
   const { engine, checkpoint } = recovered;
   if (recovered.journal.torn !== null) log.warn({ ...recovered.journal.torn }, 'journal: torn tail dropped (never acknowledged)');

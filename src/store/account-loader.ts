@@ -1,6 +1,11 @@
 // Loads what a shard's checkpoint holds: the durable state the engine starts from before the
 // journal after it is replayed. Resharding (reshard.ts) has already moved every account to the
 // environment of the shard it hashes to.
+//
+// The history tables may run ahead of the checkpoint (checkpoint.ts writes them first): an order
+// allocated after the checkpoint's id counter, its client id, and the settled form of an order
+// still pending at the checkpoint are left out, and the replay makes them again.
+import { allocatedAfter } from '../engine/ids.js';
 import { RECENT_ORDERS_PER_ACCOUNT } from '../engine/recent.js';
 import type { AccountRecord, DeadManRecord, OrderRecord, PositionRecord, UnixMs } from '../engine/types.js';
 import { loginRange, type ShardMeta, type ShardStore } from './store.js';
@@ -16,22 +21,24 @@ export interface ShardState {
   readonly deadMen: DeadManRecord[];
 }
 
-export function loadShardState(store: ShardStore, meta: ShardMeta, clientIdsSinceMs: UnixMs): ShardState {
+export function loadShardState(store: ShardStore, shard: number, meta: ShardMeta, clientIdsSinceMs: UnixMs): ShardState {
   const accounts = [...store.accounts.getRange()].map((e) => e.value);
   const pendingOrders = [...store.pending.getRange()].map((e) => e.value);
+  const pendingIds = new Set(pendingOrders.map((o) => o.id));
+  const later = (orderId: string): boolean => allocatedAfter(Number(orderId), shard, meta.idCounter);
   const positions = [...store.positions.getRange()].map((e) => e.value);
   const recentOrders: OrderRecord[] = [];
   const clientIds: ShardState['clientIds'] = [];
   for (const a of accounts) {
     const settled: OrderRecord[] = [];
     for (const { value } of store.orders.getRange({ start: [a.login, Number.MAX_SAFE_INTEGER], end: [a.login, -1], reverse: true })) {
-      if (value.status === 'pending') continue;
+      if (value.status === 'pending' || pendingIds.has(value.id) || later(value.id)) continue;
       settled.push(value);
       if (settled.length === RECENT_ORDERS_PER_ACCOUNT) break;
     }
     recentOrders.push(...settled.reverse());
     for (const { key, value } of loginRange(store.clientIds, a.login)) {
-      if (value.atMs >= clientIdsSinceMs) clientIds.push({ login: a.login, clientId: key[1], orderId: value.orderId, atMs: value.atMs });
+      if (value.atMs >= clientIdsSinceMs && !later(value.orderId)) clientIds.push({ login: a.login, clientId: key[1], orderId: value.orderId, atMs: value.atMs });
     }
   }
   const deadMen = [...store.deadMen.getRange()].map((e) => e.value);

@@ -4,78 +4,125 @@
 //
 // The shard notes every journaled outcome here once its batch is synced. Changes coalesce per key
 // (an account changed by 100 orders is written once). begin() hands everything noted so far to
-// lmdb-js as asynchronous puts issued in one synchronous run, with the checkpoint record (LSN, id
-// counter, the journal's quotes) last: lmdb-js commits the writes of one event turn in one
-// transaction, off this thread, and resolves once it is synced. A crash before that leaves the
-// previous checkpoint whole, and the journal still holds everything after it.
+// lmdb-js as asynchronous puts, in two parts:
+// - the history (orders, client ids, events), account by account in key order, in slices over a
+//   few event-loop turns, so the shard's orders run between slices;
+// - after the last slice, in the same synchronous run, the state (accounts, pending orders,
+//   positions, dead-man's switches) with the checkpoint record (LSN, id counter, the journal's
+//   quotes) last. lmdb-js commits the writes of one event turn in one transaction, off this
+//   thread, in the order they were queued, and resolves once it is synced.
+// Why slices: the history tables are keyed by account, so a transaction rewrites a leaf page per
+// account it touches in each of them, and a checkpoint of N orders over N accounts rewrote ~3 N
+// pages of 4 KiB. The larger a checkpoint, the more orders share a leaf; sliced, a large one no
+// longer stalls the shard for all its history's puts at once (docs/architecture.md, "Measured").
+// A small checkpoint is one slice: one turn, one transaction, as before.
+//
+// A crash before the state's transaction commits leaves the previous checkpoint whole and the journal
+// holding everything after it; the history tables may then hold entries of records after the
+// checkpoint's LSN. Those are the same entries a replay makes again (the engine is deterministic),
+// and nothing of them enters the state rebuilt from the checkpoint: they belong to orders whose
+// ids were allocated after its id counter (`allocatedAfter`; account-loader.ts and
+// client-id-archive.ts leave them out) or to orders still pending at it.
 //
 // Until a checkpoint is durable, what it holds is still readable here (lookups see noted changes
 // first, then LMDB), so the shard can answer about any order it ever accepted.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AccountRecord, DeadManRecord, EngineEvent, OrderRecord, Outcome, PositionRecord, Quote } from '../engine/types.js';
 import type { ClientIdEntry, ShardMeta, ShardStore } from './store.js';
 
+/**
+ * A checkpoint's history is queued in this many event-loop turns, at least this many puts a turn.
+ * A put costs the shard's thread about 1 µs (record-codec.ts's encoding and lmdb-js's
+ * bookkeeping). A fixed slice could fall behind: a busy shard turns its event loop every 2 ms,
+ * and at 50k orders/s it notes some 250k records a second, more than 512 a turn can write; the
+ * checkpoint's backlog, and the journal kept for it, then grow without bound.
+ */
+const HISTORY_TURNS = 16;
+const HISTORY_MIN_PUTS_PER_TURN = 512;
+
+/** One account's history noted for a checkpoint. */
+class AccountHistory {
+  readonly orders = new Map<string, OrderRecord>();
+  readonly clientIds = new Map<string, ClientIdEntry>();
+  readonly events: EngineEvent[] = [];
+}
+
 class Changes {
   readonly accounts = new Map<string, AccountRecord>();
-  readonly orders = new Map<string, OrderRecord>();
   /** null: the order left the pending table. */
   readonly pending = new Map<string, OrderRecord | null>();
   /** null: the position closed. */
   readonly positions = new Map<number, PositionRecord | null>();
-  readonly clientIds = new Map<string, Map<string, ClientIdEntry>>();
-  readonly events: EngineEvent[] = [];
   /** [login, key id] → the armed switch; null: disarmed. */
   readonly deadMen = new Map<string, { readonly key: [string, string]; readonly armed: DeadManRecord | null }>();
+  readonly history = new Map<string, AccountHistory>();
   records = 0;
+  /** Orders, client ids and events noted (an upper bound on the history's puts: orders coalesce). */
+  historyRecords = 0;
 
   note(o: Outcome): void {
     for (const a of o.accounts) this.accounts.set(a.login, a);
     for (const order of o.orders) {
-      this.orders.set(order.id, order);
+      this.historyOf(order.login).orders.set(order.id, order);
       if (order.status === 'pending') this.pending.set(order.id, order);
       // A market order is never pending, so it has nothing to remove.
       else if (order.type !== 'market') this.pending.set(order.id, null);
     }
     for (const p of o.positions) this.positions.set(p.ticket, p);
     for (const t of o.closedTickets) this.positions.set(t, null);
-    for (const c of o.clientIds) {
-      let ids = this.clientIds.get(c.login);
-      if (ids === undefined) { ids = new Map(); this.clientIds.set(c.login, ids); }
-      ids.set(c.clientId, { orderId: c.orderId, atMs: c.atMs });
-    }
-    for (const e of o.events) this.events.push(e);
+    for (const c of o.clientIds) this.historyOf(c.login).clientIds.set(c.clientId, { orderId: c.orderId, atMs: c.atMs });
+    for (const e of o.events) this.historyOf(e.type === 'order' ? e.order.login : e.position.login).events.push(e);
     for (const d of o.deadMen) {
       const key: [string, string] = d.t === 'armed' ? [d.deadMan.login, d.deadMan.keyId] : [d.login, d.keyId];
       this.deadMen.set(JSON.stringify(key), { key, armed: d.t === 'armed' ? d.deadMan : null });
     }
-    this.records += o.accounts.length + o.orders.length + o.positions.length + o.closedTickets.length + o.clientIds.length + o.events.length
-      + o.deadMen.length;
+    const history = o.orders.length + o.clientIds.length + o.events.length;
+    this.historyRecords += history;
+    this.records += o.accounts.length + o.positions.length + o.closedTickets.length + o.deadMen.length + history;
   }
 
-  /** Queues every change as an asynchronous put; call inside one synchronous run (one transaction). */
-  put(store: ShardStore): void {
+  /** The history's puts, queued one at a time as the caller pulls: account by account in key order. */
+  *putHistory(store: ShardStore): Generator<Promise<boolean>> {
+    for (const login of [...this.history.keys()].sort()) {
+      const h = this.history.get(login)!;
+      for (const o of h.orders.values()) yield store.orders.put([login, Number(o.id)], o);
+      for (const [clientId, entry] of h.clientIds) yield store.clientIds.put([login, clientId], entry);
+      for (const e of h.events) yield store.events.put([login, e.seq], e);
+    }
+  }
+
+  /** Queues the state's puts; call inside one synchronous run (one transaction). */
+  putState(store: ShardStore): void {
     for (const [login, a] of this.accounts) void store.accounts.put(login, a);
-    for (const o of this.orders.values()) void store.orders.put([o.login, Number(o.id)], o);
     for (const [id, o] of this.pending) void (o === null ? store.pending.remove(id) : store.pending.put(id, o));
     for (const [ticket, p] of this.positions) void (p === null ? store.positions.remove(ticket) : store.positions.put(ticket, p));
-    for (const [login, ids] of this.clientIds) for (const [clientId, entry] of ids) void store.clientIds.put([login, clientId], entry);
-    for (const e of this.events) void store.events.put([e.type === 'order' ? e.order.login : e.position.login, e.seq], e);
     for (const { key, armed } of this.deadMen.values()) void (armed === null ? store.deadMen.remove(key) : store.deadMen.put(key, armed));
   }
 
-  /** The same, synchronously, inside the caller's transaction. */
+  /** Everything, synchronously, inside the caller's transaction. */
   putSync(store: ShardStore): void {
     for (const [login, a] of this.accounts) store.accounts.putSync(login, a);
-    for (const o of this.orders.values()) store.orders.putSync([o.login, Number(o.id)], o);
     for (const [id, o] of this.pending) { if (o === null) store.pending.removeSync(id); else store.pending.putSync(id, o); }
     for (const [ticket, p] of this.positions) { if (p === null) store.positions.removeSync(ticket); else store.positions.putSync(ticket, p); }
-    for (const [login, ids] of this.clientIds) for (const [clientId, entry] of ids) store.clientIds.putSync([login, clientId], entry);
-    for (const e of this.events) store.events.putSync([e.type === 'order' ? e.order.login : e.position.login, e.seq], e);
     for (const { key, armed } of this.deadMen.values()) { if (armed === null) store.deadMen.removeSync(key); else store.deadMen.putSync(key, armed); }
+    for (const [login, h] of this.history) {
+      for (const o of h.orders.values()) store.orders.putSync([login, Number(o.id)], o);
+      for (const [clientId, entry] of h.clientIds) store.clientIds.putSync([login, clientId], entry);
+      for (const e of h.events) store.events.putSync([login, e.seq], e);
+    }
+  }
+
+  private historyOf(login: string): AccountHistory {
+    let h = this.history.get(login);
+    if (h === undefined) { h = new AccountHistory(); this.history.set(login, h); }
+    return h;
   }
 }
 
 export interface CheckpointHooks {
-  /** Runs after a checkpoint's writes are queued, before they commit (fault injection). */
+  /** Runs once the Nth checkpoint's history is durable, before its state is queued (fault injection). */
+  readonly afterHistory?: (n: number) => void;
+  /** Runs after the Nth checkpoint's state is queued, before it commits (fault injection). */
   readonly afterQueued?: (n: number) => void;
 }
 
@@ -130,14 +177,7 @@ export class CheckpointWriter {
     const changes = this.noted;
     this.noted = new Changes();
     this.flying = changes;
-    const meta = this.meta(idCounter);
-    changes.put(this.store);
-    const written = this.store.checkpoint.put('shard', meta);
-    this.hooks.afterQueued?.(++this.count);
-    return written.then(
-      () => { this.flying = null; return meta.lsn; },
-      (err: unknown) => { this.flying = null; throw err; },
-    );
+    return this.write(changes, this.meta(idCounter), ++this.count).finally(() => { this.flying = null; });
   }
 
   /** Writes everything noted as one checkpoint, synchronously (start-up after a replay, shutdown). */
@@ -152,13 +192,35 @@ export class CheckpointWriter {
     return meta.lsn;
   }
 
-  /** An order as last noted (committed or not), else undefined: the caller reads LMDB next. */
-  order(id: string): OrderRecord | undefined {
-    return this.noted.orders.get(id) ?? this.flying?.orders.get(id);
+  /** An order of the account as last noted (committed or not), else undefined: the caller reads LMDB next. */
+  order(login: string, id: string): OrderRecord | undefined {
+    return this.noted.history.get(login)?.orders.get(id) ?? this.flying?.history.get(login)?.orders.get(id);
   }
 
   clientId(login: string, clientId: string): ClientIdEntry | undefined {
-    return this.noted.clientIds.get(login)?.get(clientId) ?? this.flying?.clientIds.get(login)?.get(clientId);
+    return this.noted.history.get(login)?.clientIds.get(clientId) ?? this.flying?.history.get(login)?.clientIds.get(clientId);
+  }
+
+  /** The history in slices, then the state with the record (see the head of this file); the LSN once durable. */
+  private async write(changes: Changes, meta: ShardMeta, n: number): Promise<number> {
+    const perTurn = Math.max(HISTORY_MIN_PUTS_PER_TURN, Math.ceil(changes.historyRecords / HISTORY_TURNS));
+    let last: Promise<boolean> | null = null;
+    let queued = 0;
+    for (const put of changes.putHistory(this.store)) {
+      last = put;
+      if (++queued % perTurn === 0) await nextTurn();
+    }
+    // lmdb-js commits in the order writes were queued, so the state may follow at once: the last
+    // slice and the state usually share a transaction. Fault injection waits to crash in between.
+    if (this.hooks.afterHistory !== undefined) {
+      if (last !== null) await last;
+      this.hooks.afterHistory(n);
+    }
+    changes.putState(this.store);
+    const written = this.store.checkpoint.put('shard', meta);
+    this.hooks.afterQueued?.(n);
+    await written;
+    return meta.lsn;
   }
 
   private meta(idCounter: number): ShardMeta {

@@ -22,8 +22,10 @@ export interface JournalFaults {
 }
 
 export interface CheckpointFaults {
-  /** The process dies (SIGKILL) while the Nth checkpoint's transaction is being written. */
+  /** The process dies (SIGKILL) while the Nth checkpoint's state transaction is being written. */
   readonly crash_during?: number;
+  /** The process dies (SIGKILL) once the Nth checkpoint's history is durable, before its state is queued. */
+  readonly crash_after_history?: number;
 }
 
 export interface Faults {
@@ -33,7 +35,7 @@ export interface Faults {
 
 const KEYS: Readonly<Record<string, readonly string[]>> = {
   journal: ['lose_unsynced', 'sync_delay_ms', 'fail_sync_at', 'crash_after_sync', 'no_space_while'],
-  checkpoint: ['crash_during'],
+  checkpoint: ['crash_during', 'crash_after_history'],
 };
 
 /** The faults in `text` (TAS_FAULTS); throws naming the bad part. */

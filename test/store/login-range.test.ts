@@ -47,7 +47,7 @@ describe('ranges over a login prefix', () => {
     expect(mine.every((k) => k[0] === LOGIN)).toBe(true);
     expect(mine.map((k) => k[1]).sort()).toEqual(EDGES.map((c) => (c === '' ? `${LOGIN}-empty` : c)).sort());
     // Loading the shard keeps every one of them for dedup.
-    const state = loadShardState(s, checkpointOf(s), 0);
+    const state = loadShardState(s, 0, checkpointOf(s), 0);
     expect(state.clientIds.filter((c) => c.login === LOGIN)).toHaveLength(EDGES.length);
     for (const login of NEIGHBOURS) expect(state.clientIds.filter((c) => c.login === login)).toHaveLength(EDGES.length);
   });

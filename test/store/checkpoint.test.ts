@@ -1,0 +1,100 @@
+// The shard's checkpoint on a real LMDB environment: a large checkpoint queues its history (orders,
+// client ids, events) over several event-loop turns, stays readable until it is durable, and then
+// holds every record; a start after a crash between a checkpoint's history and its state loads
+// none of that history as state (src/store/checkpoint.ts).
+import fs from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Command, OrderRecord, Outcome, UnixMs } from '../../src/engine/types.js';
+import { NO_STOP_OUT } from '../../src/engine/stop-out.js';
+import { loadShardState } from '../../src/store/account-loader.js';
+import type { CheckpointHooks } from '../../src/store/checkpoint.js';
+import { FsJournalIo } from '../../src/store/journal/io.js';
+import { checkpointOf, openShardStore, type ShardStore } from '../../src/store/store.js';
+import { recoverShard, type Recovered } from '../../src/shard/recovery.js';
+import { account, DAY_MS, ok, pending, place, SYMBOLS, tick, WED_NOON } from '../engine/fixtures.js';
+import { tempDir } from '../support/server.js';
+
+const dirs: string[] = [];
+const stores: ShardStore[] = [];
+afterEach(async () => {
+  for (const s of stores.splice(0)) await s.close();
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+function shard(logins: readonly string[], hooks: CheckpointHooks = {}): { store: ShardStore; recovered: Recovered; apply: (cmd: Command) => Outcome } {
+  const dir = tempDir('tas-checkpoint-');
+  dirs.push(dir);
+  const store = openShardStore(dir, 0, 'none');
+  stores.push(store);
+  store.root.transactionSync(() => { for (const login of logins) store.accounts.putSync(login, account(login, 'USD', 100_000_000)); });
+  const recovered = recoverShard(store, new FsJournalIo('none'), {
+    shard: 0, symbols: SYMBOLS, clientIdRetentionMs: DAY_MS, clientIdMemoryMs: DAY_MS, haltedKeys: [], marginPolicy: NO_STOP_OUT, nowMs: WED_NOON,
+    checkpointHooks: hooks,
+  });
+  let lsn = 0;
+  // As a shard does: every outcome noted for the checkpoint once applied (and journaled).
+  const apply = (cmd: Command): Outcome => {
+    const outcome = recovered.engine.apply(cmd, WED_NOON as UnixMs);
+    recovered.checkpoint.note(++lsn, outcome);
+    return outcome;
+  };
+  apply(tick('EURUSD', 108_500, 108_510));
+  return { store, recovered, apply };
+}
+
+describe('a checkpoint', () => {
+  it('queues a large history over several turns, answers from memory until durable, then holds every record', async () => {
+    const logins = Array.from({ length: 200 }, (_, i) => String(300_000 + i));
+    const { store, recovered: { engine, checkpoint }, apply } = shard(logins);
+    const orders: OrderRecord[] = [];
+    for (let round = 0; round < 10; round++) {
+      for (const login of logins) orders.push(ok(apply(place(login, 'EURUSD', 'buy', 1, { clientId: `c-${round}` })), 'place').order);
+    }
+
+    let turns = 0;
+    let writing = true;
+    const count = (): void => { if (writing) { turns++; setImmediate(count); } };
+    setImmediate(count);
+    const written = checkpoint.begin(engine.idCounter)!;
+    const last = orders.at(-1)!;
+    expect(checkpoint.order(last.login, last.id)).toEqual(last);
+    expect(checkpoint.order('300000', last.id)).toBeUndefined();
+    expect(checkpoint.clientId(last.login, 'c-9')?.orderId).toBe(last.id);
+    const lsn = await written;
+    writing = false;
+
+    // 2,000 orders, their client ids and events: 8,000 puts, 512 a turn.
+    expect(turns).toBeGreaterThanOrEqual(15);
+    expect(checkpointOf(store)).toMatchObject({ lsn, idCounter: engine.idCounter });
+    expect(store.orders.getCount()).toBe(orders.length);
+    expect(store.clientIds.getCount()).toBe(orders.length);
+    expect(store.events.getCount()).toBe(orders.length * 2);
+    expect(store.positions.getCount()).toBe(orders.length);
+    expect(checkpoint.order(last.login, last.id)).toBeUndefined();
+    expect(store.orders.get([last.login, Number(last.id)])).toEqual(last);
+  });
+
+  it('whose state never committed leaves the history written ahead of it out of the state a start loads', async () => {
+    let crashAt = 0;
+    const { store, recovered: { engine, checkpoint }, apply } = shard(['usd1'], { afterHistory: (n) => { if (n === crashAt) throw new Error('crash'); } });
+    const before = ok(apply(place('usd1', 'EURUSD', 'buy', 1, { clientId: 'before' })), 'place').order;
+    const limit = ok(apply(pending('usd1', 'EURUSD', 'buy', 'limit', 108_400, 1)), 'place').order;
+    await checkpoint.begin(engine.idCounter);
+    const state = checkpointOf(store);
+
+    // After the checkpoint: a new order, and the limit order filled.
+    const after = ok(apply(place('usd1', 'EURUSD', 'buy', 1, { clientId: 'after' })), 'place').order;
+    apply(tick('EURUSD', 108_390, 108_400));
+    crashAt = 2;
+    await expect(checkpoint.begin(engine.idCounter)).rejects.toThrow('crash');
+    expect(checkpointOf(store)).toEqual(state);
+    expect(store.orders.get(['usd1', Number(after.id)])?.status).toBe('filled');
+    expect(store.orders.get(['usd1', Number(limit.id)])?.status).toBe('filled');
+    expect(store.clientIds.get(['usd1', 'after'])?.orderId).toBe(after.id);
+
+    const loaded = loadShardState(store, 0, state, 0);
+    expect(loaded.pendingOrders.map((o) => o.id)).toEqual([limit.id]);
+    expect(loaded.recentOrders.map((o) => o.id)).toEqual([before.id]);
+    expect(loaded.clientIds.map((c) => c.clientId)).toEqual(['before']);
+  });
+});
