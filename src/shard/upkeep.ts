@@ -15,10 +15,11 @@ const PRUNE_EVERY_MS = 3600_000;
 /**
  * A checkpoint starts once this many records are noted, or this long after the last one. Handing
  * records to lmdb-js cost the shard's thread about 1.5 µs each (msgpackr records; 0.6-1 µs in
- * record-codec.ts's form), all in one turn, so a checkpoint is a stall of its own: 8192 records
- * every 200 ms stalled an order for 2-10 ms (p99 2.8-3.2 ms at 2k/s), 1024 every 25 ms keeps a
- * stall under a millisecond (p99 2.3 ms); 512 every 10 ms paid more in commits than it saved
- * (bench/shard.bench.ts; docs/architecture.md, "Measured").
+ * record-codec.ts's form). When all went in one turn, 8192 records every 200 ms stalled an order
+ * for 2-10 ms (p99 2.8-3.2 ms at 2k/s), 1024 every 25 ms kept a stall under a millisecond (p99
+ * 2.3 ms); 512 every 10 ms paid more in commits than it saved. The history now goes in slices
+ * (checkpoint.ts), but an order's position and account still go in one turn, and larger
+ * checkpoints gained the 2k/s row nothing (bench/shard.bench.ts; docs/architecture.md, "Measured").
  */
 const CHECKPOINT_RECORDS = 1024;
 const CHECKPOINT_EVERY_MS = 25;
@@ -28,7 +29,7 @@ const CHECKPOINT_EVERY_MS = 25;
  * ones coalesce more (an account changed by fifty orders is written once): 512 orders in flight
  * went from 33.4-34.2k/s to 35.7-36.7k/s, 43-44 to 40-42 µs of CPU per order. The wait ends at
  * this backlog, which bounds the memory the noted changes hold, the journal a start replays, and
- * the stall of the checkpoint that then goes first (about 25 ms of puts).
+ * the stall of the checkpoint that then goes first (its state's puts; its history goes in slices).
  */
 const CHECKPOINT_DEFER_MAX_RECORDS = 16 * CHECKPOINT_RECORDS;
 /**
