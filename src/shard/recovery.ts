@@ -45,7 +45,7 @@ export function recoverShard(store: ShardStore, io: JournalIo, opts: RecoveryOpt
   const memoryMs = opts.clientIdMemoryMs ?? opts.clientIdRetentionMs;
   const state = loadShardState(store, opts.shard, meta, opts.nowMs - memoryMs);
   const mine = new Set(state.accounts.map((a) => a.login));
-  const checkpoint = new CheckpointWriter(store, meta, opts.checkpointHooks);
+  const checkpoint = new CheckpointWriter(store, opts.shard, meta, opts.checkpointHooks);
   const archive = opts.clientIdMemoryMs === undefined ? null : new StoredClientIds(opts.clientIdMemoryMs, checkpoint, store, { shard: opts.shard, idCounter: meta.idCounter });
   const engine = new Engine({
     shardId: opts.shard,

@@ -17,9 +17,9 @@ const PRUNE_EVERY_MS = 3600_000;
  * records to lmdb-js cost the shard's thread about 1.5 µs each (msgpackr records; 0.6-1 µs in
  * record-codec.ts's form). When all went in one turn, 8192 records every 200 ms stalled an order
  * for 2-10 ms (p99 2.8-3.2 ms at 2k/s), 1024 every 25 ms kept a stall under a millisecond (p99
- * 2.3 ms); 512 every 10 ms paid more in commits than it saved. The history now goes in slices
- * (checkpoint.ts), but an order's position and account still go in one turn, and larger
- * checkpoints gained the 2k/s row nothing (bench/shard.bench.ts; docs/architecture.md, "Measured").
+ * 2.3 ms); 512 every 10 ms paid more in commits than it saved. Most of a checkpoint now goes in
+ * slices (checkpoint.ts), but larger ones still raised the p99 at 2k/s (bench/shard.bench.ts;
+ * docs/architecture.md, "Measured").
  */
 const CHECKPOINT_RECORDS = 1024;
 const CHECKPOINT_EVERY_MS = 25;

@@ -51,7 +51,7 @@ function checkpointHooks(): CheckpointHooks {
   return {
     // The writes are queued, not committed: dying on the next turn kills the checkpoint midway.
     afterQueued: (n) => { if (n === faults.crash_during) setImmediate(crashNow); },
-    afterHistory: (n) => { if (n === faults.crash_after_history) crashNow(); },
+    afterAhead: (n) => { if (n === faults.crash_after_ahead) crashNow(); },
   };
 }
 

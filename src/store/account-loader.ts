@@ -2,8 +2,8 @@
 // journal after it is replayed. Resharding (reshard.ts) has already moved every account to the
 // environment of the shard it hashes to.
 //
-// The history tables may run ahead of the checkpoint (checkpoint.ts writes them first): an order
-// allocated after the checkpoint's id counter, its client id, and the settled form of an order
+// The tables may hold writes that went ahead of the checkpoint (checkpoint.ts): orders and positions
+// allocated after the checkpoint's id counter, their client ids, and the settled form of an order
 // still pending at the checkpoint are left out, and the replay makes them again.
 import { allocatedAfter } from '../engine/ids.js';
 import { RECENT_ORDERS_PER_ACCOUNT } from '../engine/recent.js';
@@ -22,11 +22,11 @@ export interface ShardState {
 }
 
 export function loadShardState(store: ShardStore, shard: number, meta: ShardMeta, clientIdsSinceMs: UnixMs): ShardState {
+  const later = (id: string | number): boolean => allocatedAfter(Number(id), shard, meta.idCounter);
   const accounts = [...store.accounts.getRange()].map((e) => e.value);
-  const pendingOrders = [...store.pending.getRange()].map((e) => e.value);
+  const pendingOrders = [...store.pending.getRange()].map((e) => e.value).filter((o) => !later(o.id));
   const pendingIds = new Set(pendingOrders.map((o) => o.id));
-  const later = (orderId: string): boolean => allocatedAfter(Number(orderId), shard, meta.idCounter);
-  const positions = [...store.positions.getRange()].map((e) => e.value);
+  const positions = [...store.positions.getRange()].map((e) => e.value).filter((p) => !later(p.ticket));
   const recentOrders: OrderRecord[] = [];
   const clientIds: ShardState['clientIds'] = [];
   for (const a of accounts) {

@@ -5,40 +5,45 @@
 // The shard notes every journaled outcome here once its batch is synced. Changes coalesce per key
 // (an account changed by 100 orders is written once). begin() hands everything noted so far to
 // lmdb-js as asynchronous puts, in two parts:
-// - the history (orders, client ids, events), account by account in key order, in slices over a
-//   few event-loop turns, so the shard's orders run between slices;
-// - after the last slice, in the same synchronous run, the state (accounts, pending orders,
-//   positions, dead-man's switches) with the checkpoint record (LSN, id counter, the journal's
-//   quotes) last. lmdb-js commits the writes of one event turn in one transaction, off this
-//   thread, in the order they were queued, and resolves once it is synced.
+// - what may go ahead of the checkpoint's record: the history (orders, client ids, events),
+//   account by account in key order, and the positions and pending orders opened since the last
+//   checkpoint, in slices over a few event-loop turns, so the shard's orders run between slices;
+// - after the last slice, in the same synchronous run, the rest of the state (accounts, positions
+//   and pending orders that existed before, dead-man's switches) with the checkpoint record (LSN,
+//   id counter, the journal's quotes) last. lmdb-js commits the writes of one event turn in one
+//   transaction, off this thread, in the order they were queued, and resolves once it is synced.
 // Why slices: the history tables are keyed by account, so a transaction rewrites a leaf page per
 // account it touches in each of them, and a checkpoint of N orders over N accounts rewrote ~3 N
 // pages of 4 KiB. The larger a checkpoint, the more orders share a leaf; sliced, a large one no
-// longer stalls the shard for all its history's puts at once (docs/architecture.md, "Measured").
-// A small checkpoint is one slice: one turn, one transaction, as before.
+// longer stalls the shard for all its puts at once (docs/architecture.md, "Measured"). A small
+// checkpoint is one slice: one turn, one transaction, as before.
 //
-// A crash before the state's transaction commits leaves the previous checkpoint whole and the journal
-// holding everything after it; the history tables may then hold entries of records after the
-// checkpoint's LSN. Those are the same entries a replay makes again (the engine is deterministic),
-// and nothing of them enters the state rebuilt from the checkpoint: they belong to orders whose
-// ids were allocated after its id counter (`allocatedAfter`; account-loader.ts and
-// client-id-archive.ts leave them out) or to orders still pending at it.
+// A crash before the record's transaction commits leaves the previous checkpoint whole and the
+// journal holding everything after it; the tables may then hold what went ahead for records after
+// the checkpoint's LSN. A replay writes the same entries again (the engine is deterministic), and a
+// start tells them apart and leaves them out of the state it loads: they belong to orders and
+// positions whose ids were allocated after the checkpoint's id counter (`allocatedAfter`;
+// account-loader.ts and client-id-archive.ts) or are the settled form of an order still pending at
+// it.
 //
 // Until a checkpoint is durable, what it holds is still readable here (lookups see noted changes
 // first, then LMDB), so the shard can answer about any order it ever accepted.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AccountRecord, DeadManRecord, EngineEvent, OrderRecord, Outcome, PositionRecord, Quote } from '../engine/types.js';
+import { allocatedAfter } from '../engine/ids.js';
 import type { ClientIdEntry, ShardMeta, ShardStore } from './store.js';
 
 /**
- * A checkpoint's history is queued in this many event-loop turns, at least this many puts a turn.
- * A put costs the shard's thread about 1 µs (record-codec.ts's encoding and lmdb-js's
- * bookkeeping). A fixed slice could fall behind: a busy shard turns its event loop every 2 ms,
- * and at 50k orders/s it notes some 250k records a second, more than 512 a turn can write; the
- * checkpoint's backlog, and the journal kept for it, then grow without bound.
+ * What a checkpoint writes ahead is queued in this many event-loop turns, between these many puts
+ * a turn. A put costs the shard's thread about 1 µs (record-codec.ts's encoding and lmdb-js's
+ * bookkeeping), so the largest slice holds an order back by about 2 ms. A busy shard turns its
+ * event loop every 2 ms, and at 50k orders/s it notes some 250k records a second: 512 a turn fell
+ * behind (the backlog, and the journal kept for it, grew without bound); 2048 a turn keep up with
+ * a million records a second.
  */
-const HISTORY_TURNS = 16;
-const HISTORY_MIN_PUTS_PER_TURN = 512;
+const AHEAD_TURNS = 16;
+const AHEAD_MIN_PUTS_PER_TURN = 512;
+const AHEAD_MAX_PUTS_PER_TURN = 2048;
 
 /** One account's history noted for a checkpoint. */
 class AccountHistory {
@@ -57,8 +62,8 @@ class Changes {
   readonly deadMen = new Map<string, { readonly key: [string, string]; readonly armed: DeadManRecord | null }>();
   readonly history = new Map<string, AccountHistory>();
   records = 0;
-  /** Orders, client ids and events noted (an upper bound on the history's puts: orders coalesce). */
-  historyRecords = 0;
+  /** An upper bound on the puts that may go ahead (orders, positions and accounts coalesce). */
+  aheadRecords = 0;
 
   note(o: Outcome): void {
     for (const a of o.accounts) this.accounts.set(a.login, a);
@@ -76,26 +81,32 @@ class Changes {
       const key: [string, string] = d.t === 'armed' ? [d.deadMan.login, d.deadMan.keyId] : [d.login, d.keyId];
       this.deadMen.set(JSON.stringify(key), { key, armed: d.t === 'armed' ? d.deadMan : null });
     }
-    const history = o.orders.length + o.clientIds.length + o.events.length;
-    this.historyRecords += history;
-    this.records += o.accounts.length + o.positions.length + o.closedTickets.length + o.deadMen.length + history;
+    const ahead = o.orders.length + o.clientIds.length + o.events.length + o.positions.length + o.closedTickets.length;
+    this.aheadRecords += ahead;
+    this.records += o.accounts.length + o.deadMen.length + ahead;
   }
 
-  /** The history's puts, queued one at a time as the caller pulls: account by account in key order. */
-  *putHistory(store: ShardStore): Generator<Promise<boolean>> {
+  /**
+   * The writes that may go ahead of the checkpoint's record, queued one at a time as the caller
+   * pulls: the history account by account in key order, then the positions and pending orders
+   * `opened` since the last checkpoint (a removal too: a crash may have left one written ahead).
+   */
+  *putAhead(store: ShardStore, opened: (id: number) => boolean): Generator<Promise<boolean>> {
     for (const login of [...this.history.keys()].sort()) {
       const h = this.history.get(login)!;
       for (const o of h.orders.values()) yield store.orders.put([login, Number(o.id)], o);
       for (const [clientId, entry] of h.clientIds) yield store.clientIds.put([login, clientId], entry);
       for (const e of h.events) yield store.events.put([login, e.seq], e);
     }
+    for (const [ticket, p] of this.positions) if (opened(ticket)) yield p === null ? store.positions.remove(ticket) : store.positions.put(ticket, p);
+    for (const [id, o] of this.pending) if (opened(Number(id))) yield o === null ? store.pending.remove(id) : store.pending.put(id, o);
   }
 
-  /** Queues the state's puts; call inside one synchronous run (one transaction). */
-  putState(store: ShardStore): void {
+  /** Queues the rest, the state as it was before: call inside one synchronous run (one transaction). */
+  putState(store: ShardStore, opened: (id: number) => boolean): void {
     for (const [login, a] of this.accounts) void store.accounts.put(login, a);
-    for (const [id, o] of this.pending) void (o === null ? store.pending.remove(id) : store.pending.put(id, o));
-    for (const [ticket, p] of this.positions) void (p === null ? store.positions.remove(ticket) : store.positions.put(ticket, p));
+    for (const [id, o] of this.pending) if (!opened(Number(id))) void (o === null ? store.pending.remove(id) : store.pending.put(id, o));
+    for (const [ticket, p] of this.positions) if (!opened(ticket)) void (p === null ? store.positions.remove(ticket) : store.positions.put(ticket, p));
     for (const { key, armed } of this.deadMen.values()) void (armed === null ? store.deadMen.remove(key) : store.deadMen.put(key, armed));
   }
 
@@ -120,8 +131,8 @@ class Changes {
 }
 
 export interface CheckpointHooks {
-  /** Runs once the Nth checkpoint's history is durable, before its state is queued (fault injection). */
-  readonly afterHistory?: (n: number) => void;
+  /** Runs once what the Nth checkpoint writes ahead is durable, before the rest is queued (fault injection). */
+  readonly afterAhead?: (n: number) => void;
   /** Runs after the Nth checkpoint's state is queued, before it commits (fault injection). */
   readonly afterQueued?: (n: number) => void;
 }
@@ -133,8 +144,14 @@ export class CheckpointWriter {
   private streamSeq: number;
   private readonly quotes = new Map<string, Quote>();
   private count = 0;
+  /**
+   * The id counter of the last checkpoint begun. A start after a crash filters by the counter of
+   * the last one durable, never a higher one, so whatever was allocated after this one may go ahead.
+   */
+  private idCounter: number;
 
-  constructor(private readonly store: ShardStore, from: ShardMeta, private readonly hooks: CheckpointHooks = {}) {
+  constructor(private readonly store: ShardStore, private readonly shard: number, from: ShardMeta, private readonly hooks: CheckpointHooks = {}) {
+    this.idCounter = from.idCounter;
     this.lsn = from.lsn;
     this.streamSeq = from.stream ?? 0;
     for (const q of from.quotes) this.quotes.set(q.symbol, q);
@@ -185,6 +202,7 @@ export class CheckpointWriter {
     const changes = this.noted;
     this.noted = new Changes();
     const meta = this.meta(idCounter);
+    this.idCounter = idCounter;
     this.store.root.transactionSync(() => {
       changes.putSync(this.store);
       this.store.checkpoint.putSync('shard', meta);
@@ -201,22 +219,25 @@ export class CheckpointWriter {
     return this.noted.history.get(login)?.clientIds.get(clientId) ?? this.flying?.history.get(login)?.clientIds.get(clientId);
   }
 
-  /** The history in slices, then the state with the record (see the head of this file); the LSN once durable. */
+  /** What may go ahead in slices, then the rest with the record (see the head of this file); the LSN once durable. */
   private async write(changes: Changes, meta: ShardMeta, n: number): Promise<number> {
-    const perTurn = Math.max(HISTORY_MIN_PUTS_PER_TURN, Math.ceil(changes.historyRecords / HISTORY_TURNS));
+    const before = this.idCounter;
+    this.idCounter = meta.idCounter;
+    const opened = (id: number): boolean => allocatedAfter(id, this.shard, before);
+    const perTurn = Math.min(AHEAD_MAX_PUTS_PER_TURN, Math.max(AHEAD_MIN_PUTS_PER_TURN, Math.ceil(changes.aheadRecords / AHEAD_TURNS)));
     let last: Promise<boolean> | null = null;
     let queued = 0;
-    for (const put of changes.putHistory(this.store)) {
+    for (const put of changes.putAhead(this.store, opened)) {
       last = put;
       if (++queued % perTurn === 0) await nextTurn();
     }
     // lmdb-js commits in the order writes were queued, so the state may follow at once: the last
     // slice and the state usually share a transaction. Fault injection waits to crash in between.
-    if (this.hooks.afterHistory !== undefined) {
+    if (this.hooks.afterAhead !== undefined) {
       if (last !== null) await last;
-      this.hooks.afterHistory(n);
+      this.hooks.afterAhead(n);
     }
-    changes.putState(this.store);
+    changes.putState(this.store, opened);
     const written = this.store.checkpoint.put('shard', meta);
     this.hooks.afterQueued?.(n);
     await written;

@@ -24,8 +24,8 @@ export interface JournalFaults {
 export interface CheckpointFaults {
   /** The process dies (SIGKILL) while the Nth checkpoint's state transaction is being written. */
   readonly crash_during?: number;
-  /** The process dies (SIGKILL) once the Nth checkpoint's history is durable, before its state is queued. */
-  readonly crash_after_history?: number;
+  /** The process dies (SIGKILL) once what the Nth checkpoint writes ahead is durable, before the rest is queued. */
+  readonly crash_after_ahead?: number;
 }
 
 export interface Faults {
@@ -35,7 +35,7 @@ export interface Faults {
 
 const KEYS: Readonly<Record<string, readonly string[]>> = {
   journal: ['lose_unsynced', 'sync_delay_ms', 'fail_sync_at', 'crash_after_sync', 'no_space_while'],
-  checkpoint: ['crash_during', 'crash_after_history'],
+  checkpoint: ['crash_during', 'crash_after_ahead'],
 };
 
 /** The faults in `text` (TAS_FAULTS); throws naming the bad part. */

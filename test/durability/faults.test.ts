@@ -3,7 +3,7 @@
 // - power loss: every byte written after the last completed sync is lost; every acknowledged order
 //   survives it;
 // - a crash right after a journal sync, before the batch's answers and its checkpoint, a crash
-//   while a checkpoint is being written, and one between its history and its state: the restart
+//   while a checkpoint is being written, and one between what it writes ahead and its record: the restart
 //   replays to exactly the state of a clean run of the same commands;
 // - a full disk: orders get 503 `unavailable` and /health says so, and both recover once there is
 //   room again; a failing sync stops acknowledging for good, and a restart recovers what was
@@ -109,10 +109,10 @@ describe('crash between a journal sync and its checkpoint, and during a checkpoi
     await compare({ checkpoint: { crash_during: 6 } });
   }, 120_000);
 
-  it('recovers from a crash between a checkpoint\'s history and its state to the state of a clean run', async () => {
-    // The history tables then hold orders and client ids of records after the checkpoint's LSN,
+  it('recovers from a crash between what a checkpoint writes ahead and its record to the state of a clean run', async () => {
+    // The tables then hold orders, positions and client ids of records after the checkpoint's LSN,
     // which the replay must neither load as state nor take for duplicates of its own.
-    await compare({ checkpoint: { crash_after_history: 6 } });
+    await compare({ checkpoint: { crash_after_ahead: 6 } });
   }, 120_000);
 });
 

@@ -1,7 +1,7 @@
-// The shard's checkpoint on a real LMDB environment: a large checkpoint queues its history (orders,
-// client ids, events) over several event-loop turns, stays readable until it is durable, and then
-// holds every record; a start after a crash between a checkpoint's history and its state loads
-// none of that history as state (src/store/checkpoint.ts).
+// The shard's checkpoint on a real LMDB environment: a large checkpoint queues what may go ahead of
+// its record (orders, client ids, events, new positions) over several event-loop turns, stays
+// readable until it is durable, and then holds every record; a start after a crash between those
+// writes and the record loads none of them as state (src/store/checkpoint.ts).
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Command, OrderRecord, Outcome, UnixMs } from '../../src/engine/types.js';
@@ -63,7 +63,7 @@ describe('a checkpoint', () => {
     const lsn = await written;
     writing = false;
 
-    // 2,000 orders, their client ids and events: 8,000 puts, 512 a turn.
+    // 2,000 orders, their client ids, events and positions: 10,000 puts, 625 a turn.
     expect(turns).toBeGreaterThanOrEqual(15);
     expect(checkpointOf(store)).toMatchObject({ lsn, idCounter: engine.idCounter });
     expect(store.orders.getCount()).toBe(orders.length);
@@ -74,27 +74,29 @@ describe('a checkpoint', () => {
     expect(store.orders.get([last.login, Number(last.id)])).toEqual(last);
   });
 
-  it('whose state never committed leaves the history written ahead of it out of the state a start loads', async () => {
+  it('whose record never committed leaves what went ahead of it out of the state a start loads', async () => {
     let crashAt = 0;
-    const { store, recovered: { engine, checkpoint }, apply } = shard(['usd1'], { afterHistory: (n) => { if (n === crashAt) throw new Error('crash'); } });
-    const before = ok(apply(place('usd1', 'EURUSD', 'buy', 1, { clientId: 'before' })), 'place').order;
+    const { store, recovered: { engine, checkpoint }, apply } = shard(['usd1'], { afterAhead: (n) => { if (n === crashAt) throw new Error('crash'); } });
+    const before = ok(apply(place('usd1', 'EURUSD', 'buy', 1, { clientId: 'before' })), 'place');
     const limit = ok(apply(pending('usd1', 'EURUSD', 'buy', 'limit', 108_400, 1)), 'place').order;
     await checkpoint.begin(engine.idCounter);
     const state = checkpointOf(store);
 
     // After the checkpoint: a new order, and the limit order filled.
-    const after = ok(apply(place('usd1', 'EURUSD', 'buy', 1, { clientId: 'after' })), 'place').order;
+    const after = ok(apply(place('usd1', 'EURUSD', 'buy', 1, { clientId: 'after' })), 'place');
     apply(tick('EURUSD', 108_390, 108_400));
     crashAt = 2;
     await expect(checkpoint.begin(engine.idCounter)).rejects.toThrow('crash');
     expect(checkpointOf(store)).toEqual(state);
-    expect(store.orders.get(['usd1', Number(after.id)])?.status).toBe('filled');
+    expect(store.orders.get(['usd1', Number(after.order.id)])?.status).toBe('filled');
     expect(store.orders.get(['usd1', Number(limit.id)])?.status).toBe('filled');
-    expect(store.clientIds.get(['usd1', 'after'])?.orderId).toBe(after.id);
+    expect(store.clientIds.get(['usd1', 'after'])?.orderId).toBe(after.order.id);
+    expect(store.positions.getCount()).toBe(3);
 
     const loaded = loadShardState(store, 0, state, 0);
     expect(loaded.pendingOrders.map((o) => o.id)).toEqual([limit.id]);
-    expect(loaded.recentOrders.map((o) => o.id)).toEqual([before.id]);
+    expect(loaded.recentOrders.map((o) => o.id)).toEqual([before.order.id]);
     expect(loaded.clientIds.map((c) => c.clientId)).toEqual(['before']);
+    expect(loaded.positions.map((p) => p.ticket)).toEqual([before.position!.ticket]);
   });
 });
