@@ -46,7 +46,7 @@ export function recoverShard(store: ShardStore, io: JournalIo, opts: RecoveryOpt
   const state = loadShardState(store, opts.shard, meta, opts.nowMs - memoryMs);
   const mine = new Set(state.accounts.map((a) => a.login));
   const checkpoint = new CheckpointWriter(store, opts.shard, meta, opts.checkpointHooks);
-  const archive = opts.clientIdMemoryMs === undefined ? null : new StoredClientIds(opts.clientIdMemoryMs, checkpoint, store, { shard: opts.shard, idCounter: meta.idCounter });
+  const archive = opts.clientIdMemoryMs === undefined ? null : new StoredClientIds(opts.clientIdMemoryMs, checkpoint, store, opts.shard);
   const engine = new Engine({
     shardId: opts.shard,
     idCounter: meta.idCounter,
@@ -62,12 +62,12 @@ export function recoverShard(store: ShardStore, io: JournalIo, opts: RecoveryOpt
     deadMen: state.deadMen,
     marginPolicy: opts.marginPolicy,
   }, archive);
+  archive?.serve(() => engine.idCounter);
   const journal = readJournal(io, store.journalDir, meta.lsn, (lsn, { nowMs, cmd }) => {
     const outcome = engine.apply(cmd, nowMs);
     if (cmd.kind === 'tick') checkpoint.noteQuote(lsn, cmd.quote);
     checkpoint.note(lsn, outcome);
   });
-  archive?.replayed();
   if (opts.persist === false) return { engine, checkpoint, nextLsn: journal.lastLsn + 1, journal };
   if (journal.replayed > 0) checkpoint.writeSync(engine.idCounter);
   // A spare, zero-filled for the next run, stays.

@@ -2,10 +2,11 @@
 // checkpoint noted and has not committed yet, then LMDB, which keeps them for the retention (the
 // hourly pruning removes older ones; the engine ignores any it finds older than the retention).
 //
-// While a start replays the journal onto a checkpoint, LMDB may already hold client ids of the
-// records being replayed (the history is written ahead of the state, checkpoint.ts): those of
-// orders allocated after the checkpoint's id counter are not there yet for the replay, which
-// makes them itself.
+// LMDB may hold client ids the engine has not reached yet: a checkpoint writes its history ahead of
+// its record (checkpoint.ts), so after a crash the tables can hold entries of records a replay (or
+// a cluster replica's catch-up) is about to apply again. Ids are allocated in order, so those are
+// exactly the entries of orders this shard allocated after the engine's current id counter; they
+// are not there yet for the engine, which makes them itself.
 import { allocatedAfter } from '../engine/ids.js';
 import type { ClientIdArchive, ClientIdRecord } from '../engine/types.js';
 import type { CheckpointWriter } from './checkpoint.js';
@@ -16,29 +17,23 @@ export function storedClientId(checkpoint: CheckpointWriter, store: ShardStore, 
   return checkpoint.clientId(login, clientId) ?? store.clientIds.get([login, clientId]);
 }
 
-/** While a replay rebuilds the state of a checkpoint: the shard and the checkpoint's id counter. */
-export interface ReplayHorizon { readonly shard: number; readonly idCounter: number }
+const UNSERVED = (): number => { throw new Error('the client id archive was used before serve() named its engine\'s id counter'); };
 
 export class StoredClientIds implements ClientIdArchive {
-  constructor(
-    readonly memoryMs: number,
-    private readonly checkpoint: CheckpointWriter,
-    private readonly store: ShardStore,
-    private horizon: ReplayHorizon | null,
-  ) {}
+  private allocated: () => number = UNSERVED;
 
-  /** The replay is over: everything stored is part of the state now. */
-  replayed(): void { this.horizon = null; }
+  constructor(readonly memoryMs: number, private readonly checkpoint: CheckpointWriter, private readonly store: ShardStore, private readonly shard: number) {}
+
+  /** The engine this archive serves, by its id counter (the engine is made with the archive, so after it). */
+  serve(allocated: () => number): void { this.allocated = allocated; }
 
   find(login: string, clientId: string): ClientIdRecord | undefined {
     const entry = this.checkpoint.clientId(login, clientId) ?? this.inTable(login, clientId);
     return entry === undefined ? undefined : { login, clientId, orderId: entry.orderId, atMs: entry.atMs };
   }
 
-  /** LMDB's entry; during a replay, only one the replayed checkpoint's state already had. */
   private inTable(login: string, clientId: string): ClientIdEntry | undefined {
     const entry = this.store.clientIds.get([login, clientId]);
-    const { horizon } = this;
-    return entry !== undefined && horizon !== null && allocatedAfter(Number(entry.orderId), horizon.shard, horizon.idCounter) ? undefined : entry;
+    return entry !== undefined && allocatedAfter(Number(entry.orderId), this.shard, this.allocated()) ? undefined : entry;
   }
 }

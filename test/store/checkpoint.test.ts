@@ -21,16 +21,20 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
 
+function recover(store: ShardStore, hooks: CheckpointHooks = {}): Recovered {
+  return recoverShard(store, new FsJournalIo('none'), {
+    shard: 0, symbols: SYMBOLS, clientIdRetentionMs: DAY_MS, clientIdMemoryMs: DAY_MS, haltedKeys: [], marginPolicy: NO_STOP_OUT, nowMs: WED_NOON,
+    checkpointHooks: hooks,
+  });
+}
+
 function shard(logins: readonly string[], hooks: CheckpointHooks = {}): { store: ShardStore; recovered: Recovered; apply: (cmd: Command) => Outcome } {
   const dir = tempDir('tas-checkpoint-');
   dirs.push(dir);
   const store = openShardStore(dir, 0, 'none');
   stores.push(store);
   store.root.transactionSync(() => { for (const login of logins) store.accounts.putSync(login, account(login, 'USD', 100_000_000)); });
-  const recovered = recoverShard(store, new FsJournalIo('none'), {
-    shard: 0, symbols: SYMBOLS, clientIdRetentionMs: DAY_MS, clientIdMemoryMs: DAY_MS, haltedKeys: [], marginPolicy: NO_STOP_OUT, nowMs: WED_NOON,
-    checkpointHooks: hooks,
-  });
+  const recovered = recover(store, hooks);
   let lsn = 0;
   // As a shard does: every outcome noted for the checkpoint once applied (and journaled).
   const apply = (cmd: Command): Outcome => {
@@ -98,5 +102,16 @@ describe('a checkpoint', () => {
     expect(loaded.recentOrders.map((o) => o.id)).toEqual([before.order.id]);
     expect(loaded.clientIds.map((c) => c.clientId)).toEqual(['before']);
     expect(loaded.positions.map((p) => p.ticket)).toEqual([before.position!.ticket]);
+
+    // A start from that checkpoint, applying the records after it again (a replay, or a cluster
+    // replica's catch-up): the client id written ahead is not yet a duplicate, and the order comes
+    // back with the same id.
+    const again = recover(store).engine;
+    expect(again.idCounter).toBe(state.idCounter);
+    again.apply(tick('EURUSD', 108_500, 108_510), WED_NOON as UnixMs);
+    const replayed = ok(again.apply(place('usd1', 'EURUSD', 'buy', 1, { clientId: 'after' }), WED_NOON as UnixMs), 'place');
+    expect(replayed.order.id).toBe(after.order.id);
+    // Once the engine has allocated it, the stored entry counts.
+    expect(again.apply(place('usd1', 'EURUSD', 'buy', 1, { clientId: 'before' }), WED_NOON as UnixMs).result).toMatchObject({ ok: false, name: 'duplicate_client_id' });
   });
 });
