@@ -45,6 +45,8 @@ const AHEAD_TURNS = 16;
 const AHEAD_MIN_PUTS_PER_TURN = 512;
 const AHEAD_MAX_PUTS_PER_TURN = 2048;
 
+const awaitedLater = (): void => undefined;
+
 /** One account's history noted for a checkpoint. */
 class AccountHistory {
   readonly orders = new Map<string, OrderRecord>();
@@ -225,22 +227,25 @@ export class CheckpointWriter {
     this.idCounter = meta.idCounter;
     const opened = (id: number): boolean => allocatedAfter(id, this.shard, before);
     const perTurn = Math.min(AHEAD_MAX_PUTS_PER_TURN, Math.max(AHEAD_MIN_PUTS_PER_TURN, Math.ceil(changes.aheadRecords / AHEAD_TURNS)));
-    let last: Promise<boolean> | null = null;
+    // lmdb-js hands every put of one transaction the same promise: one per slice or so, all
+    // awaited at the end, so a failed commit of any slice fails the checkpoint (and, marked as
+    // handled when queued, does not end the thread as an unhandled rejection while slices follow).
+    const commits = new Set<Promise<boolean>>();
     let queued = 0;
     for (const put of changes.putAhead(this.store, opened)) {
-      last = put;
+      if (!commits.has(put)) { commits.add(put); put.catch(awaitedLater); }
       if (++queued % perTurn === 0) await nextTurn();
     }
     // lmdb-js commits in the order writes were queued, so the state may follow at once: the last
     // slice and the state usually share a transaction. Fault injection waits to crash in between.
     if (this.hooks.afterAhead !== undefined) {
-      if (last !== null) await last;
+      await Promise.all(commits);
       this.hooks.afterAhead(n);
     }
     changes.putState(this.store, opened);
-    const written = this.store.checkpoint.put('shard', meta);
+    commits.add(this.store.checkpoint.put('shard', meta));
     this.hooks.afterQueued?.(n);
-    await written;
+    await Promise.all(commits);
     return meta.lsn;
   }
 
