@@ -44,6 +44,24 @@ function burst(server: RunningServer, workers: number): { during<T>(wait: Promis
   };
 }
 
+/**
+ * The wait, failing with what the streams and the server show: this test has timed out on
+ * heartbeats alone about once in ten full-suite runs, in several sessions, and never alone.
+ */
+async function explained<T>(wait: Promise<T>, server: RunningServer, streams: Record<string, TestStream>): Promise<T> {
+  try {
+    return await wait;
+  } catch (err) {
+    const seen = Object.entries(streams).map(([name, s]) => {
+      const events = s.messages.filter(isEvent);
+      const replies = s.messages.filter((m) => m.channel === 'subscribed' || m.channel === 'error');
+      return `${name}: ${events.length} events, last seq ${events.at(-1)?.seq ?? '-'}, replies ${JSON.stringify(replies)}`;
+    });
+    const logged = server.logs.filter((l) => l.level >= 40).slice(-10).map((l) => JSON.stringify(l));
+    throw new Error(`${(err as Error).message}\n${seen.join('\n')}\nserver warnings and errors:\n${logged.join('\n') || '(none)'}`, { cause: err });
+  }
+}
+
 const servers: RunningServer[] = [];
 afterAll(async () => { for (const s of servers) await s.stop(); });
 
@@ -58,13 +76,14 @@ describe('since_seq replay', () => {
     const mid = await TestStream.connect(server.httpPort, KEYS.main);
     from.send({ op: 'subscribe', id: 1, channels: ['orders', 'positions'], since_seq: 0 });
     mid.send({ op: 'subscribe', id: 1, channels: ['orders', 'positions'], since_seq: 777 });
+    const streams = { from, mid };
     // Fills continue through the replay and after the handover.
-    const live = await fills.during(from.take((m) => isEvent(m) && m.seq >= 1300));
-    await fills.during(from.take((m) => isEvent(m) && m.seq >= live.seq + 200));
+    const live = await explained(fills.during(from.take((m) => isEvent(m) && m.seq >= 1300)), server, streams);
+    await explained(fills.during(from.take((m) => isEvent(m) && m.seq >= live.seq + 200)), server, streams);
     // Each market order makes two events (order, position): the account's last seq.
     const total = 2 * await fills.stop();
-    await from.take((m) => isEvent(m) && m.seq === total);
-    await mid.take((m) => isEvent(m) && m.seq === total);
+    await explained(from.take((m) => isEvent(m) && m.seq === total), server, streams);
+    await explained(mid.take((m) => isEvent(m) && m.seq === total), server, streams);
     expect(from.of('snapshot')).toHaveLength(0);
     expect(from.messages.filter(isEvent).map((e) => e.seq)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
     expect(mid.messages.filter(isEvent).map((e) => e.seq)).toEqual(Array.from({ length: total - 777 }, (_, i) => i + 778));
