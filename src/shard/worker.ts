@@ -46,12 +46,13 @@ function journalIo(): JournalIo {
   return faults.journal === undefined ? io : new FaultyJournalIo(io, faults.journal);
 }
 
+/** Only the hooks a fault asks for: with `afterAhead` set, a checkpoint waits for what went ahead before the rest. */
 function checkpointHooks(): CheckpointHooks {
-  const faults = parseFaults(process.env[FAULTS_VARIABLE]).checkpoint ?? {};
+  const { crash_during: during, crash_after_ahead: afterAhead } = parseFaults(process.env[FAULTS_VARIABLE]).checkpoint ?? {};
   return {
     // The writes are queued, not committed: dying on the next turn kills the checkpoint midway.
-    afterQueued: (n) => { if (n === faults.crash_during) setImmediate(crashNow); },
-    afterAhead: (n) => { if (n === faults.crash_after_ahead) crashNow(); },
+    ...(during === undefined ? {} : { afterQueued: (n: number) => { if (n === during) setImmediate(crashNow); } }),
+    ...(afterAhead === undefined ? {} : { afterAhead: (n: number) => { if (n === afterAhead) crashNow(); } }),
   };
 }
 

@@ -150,10 +150,10 @@ export class CheckpointWriter {
    * The id counter of the last checkpoint begun. A start after a crash filters by the counter of
    * the last one durable, never a higher one, so whatever was allocated after this one may go ahead.
    */
-  private idCounter: number;
+  private begunIdCounter: number;
 
   constructor(private readonly store: ShardStore, private readonly shard: number, from: ShardMeta, private readonly hooks: CheckpointHooks = {}) {
-    this.idCounter = from.idCounter;
+    this.begunIdCounter = from.idCounter;
     this.lsn = from.lsn;
     this.streamSeq = from.stream ?? 0;
     for (const q of from.quotes) this.quotes.set(q.symbol, q);
@@ -204,7 +204,7 @@ export class CheckpointWriter {
     const changes = this.noted;
     this.noted = new Changes();
     const meta = this.meta(idCounter);
-    this.idCounter = idCounter;
+    this.begunIdCounter = idCounter;
     this.store.root.transactionSync(() => {
       changes.putSync(this.store);
       this.store.checkpoint.putSync('shard', meta);
@@ -223,8 +223,8 @@ export class CheckpointWriter {
 
   /** What may go ahead in slices, then the rest with the record (see the head of this file); the LSN once durable. */
   private async write(changes: Changes, meta: ShardMeta, n: number): Promise<number> {
-    const before = this.idCounter;
-    this.idCounter = meta.idCounter;
+    const before = this.begunIdCounter;
+    this.begunIdCounter = meta.idCounter;
     const opened = (id: number): boolean => allocatedAfter(id, this.shard, before);
     const perTurn = Math.min(AHEAD_MAX_PUTS_PER_TURN, Math.max(AHEAD_MIN_PUTS_PER_TURN, Math.ceil(changes.aheadRecords / AHEAD_TURNS)));
     // lmdb-js hands every put of one transaction the same promise: one per slice or so, all
