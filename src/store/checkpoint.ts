@@ -125,6 +125,26 @@ class Changes {
     }
   }
 
+  /**
+   * Lays the changes noted after these on top of them, so a checkpoint that failed is written again
+   * by the next: the changes it held are nowhere else but in the journal it did not release.
+   */
+  absorb(later: Changes): this {
+    for (const [login, a] of later.accounts) this.accounts.set(login, a);
+    for (const [id, o] of later.pending) this.pending.set(id, o);
+    for (const [ticket, p] of later.positions) this.positions.set(ticket, p);
+    for (const [key, d] of later.deadMen) this.deadMen.set(key, d);
+    for (const [login, h] of later.history) {
+      const mine = this.historyOf(login);
+      for (const [id, o] of h.orders) mine.orders.set(id, o);
+      for (const [clientId, entry] of h.clientIds) mine.clientIds.set(clientId, entry);
+      mine.events.push(...h.events);
+    }
+    this.records += later.records;
+    this.aheadRecords += later.aheadRecords;
+    return this;
+  }
+
   private historyOf(login: string): AccountHistory {
     let h = this.history.get(login);
     if (h === undefined) { h = new AccountHistory(); this.history.set(login, h); }
@@ -189,14 +209,20 @@ export class CheckpointWriter {
 
   /**
    * Starts writing everything noted as one checkpoint; resolves with its LSN once durable. Null
-   * when one is already being written (the next begins after it) or nothing changed.
+   * when one is already being written (the next begins after it) or nothing changed. When it
+   * fails, what it held is noted again, under what was noted since, for the next one.
    */
   begin(idCounter: number): Promise<number> | null {
     if (this.flying !== null) return null;
     const changes = this.noted;
     this.noted = new Changes();
     this.flying = changes;
-    return this.write(changes, this.meta(idCounter), ++this.count).finally(() => { this.flying = null; });
+    return this.write(changes, this.meta(idCounter), ++this.count)
+      .catch((err: unknown) => {
+        this.noted = changes.absorb(this.noted);
+        throw err;
+      })
+      .finally(() => { this.flying = null; });
   }
 
   /** Writes everything noted as one checkpoint, synchronously (start-up after a replay, shutdown). */

@@ -11,7 +11,7 @@ import type { CheckpointHooks } from '../../src/store/checkpoint.js';
 import { FsJournalIo } from '../../src/store/journal/io.js';
 import { checkpointOf, openShardStore, type ShardStore } from '../../src/store/store.js';
 import { recoverShard, type Recovered } from '../../src/shard/recovery.js';
-import { account, DAY_MS, ok, pending, place, SYMBOLS, tick, WED_NOON } from '../engine/fixtures.js';
+import { account, close, DAY_MS, ok, pending, place, SYMBOLS, tick, WED_NOON } from '../engine/fixtures.js';
 import { tempDir } from '../support/server.js';
 
 const dirs: string[] = [];
@@ -113,5 +113,31 @@ describe('a checkpoint', () => {
     expect(replayed.order.id).toBe(after.order.id);
     // Once the engine has allocated it, the stored entry counts.
     expect(again.apply(place('usd1', 'EURUSD', 'buy', 1, { clientId: 'before' }), WED_NOON as UnixMs).result).toMatchObject({ ok: false, name: 'duplicate_client_id' });
+  });
+
+  it('that failed is written again by the next: the state a start loads holds what the failed one held', async () => {
+    let failAt = 0;
+    const { store, recovered: { engine, checkpoint }, apply } = shard(['usd1', 'usd2'], { afterAhead: (n) => { if (n === failAt) throw new Error('disk full'); } });
+    const opened = ok(apply(place('usd1', 'EURUSD', 'buy', 1)), 'place');
+    const limit = ok(apply(pending('usd1', 'EURUSD', 'buy', 'limit', 108_400, 1)), 'place').order;
+    await checkpoint.begin(engine.idCounter);
+
+    // What only the failed checkpoint held: the position closed, the limit order cancelled, the
+    // account after both (its balance, its seq). None of it was allocated since the last checkpoint, so
+    // it is written with the record, not ahead of it.
+    expect(ok(apply(close('usd1', opened.position!.ticket)), 'close').closedVolume).toBe(1);
+    const cancelled = apply({ kind: 'cancel', login: 'usd1', orderId: limit.id, source: 'api', keyId: null });
+    failAt = 2;
+    await expect(checkpoint.begin(engine.idCounter)).rejects.toThrow('disk full');
+    expect(checkpoint.backlog).toBeGreaterThan(0);
+
+    const other = ok(apply(place('usd2', 'EURUSD', 'buy', 1)), 'place');
+    await checkpoint.begin(engine.idCounter);
+    const loaded = loadShardState(store, 0, checkpointOf(store), 0);
+    expect(loaded.meta.lsn).toBe(checkpoint.notedLsn);
+    expect(loaded.positions.map((p) => p.ticket)).toEqual([other.position!.ticket]);
+    expect(loaded.pendingOrders).toEqual([]);
+    expect(loaded.accounts.find((a) => a.login === 'usd1')).toEqual(cancelled.accounts.find((a) => a.login === 'usd1'));
+    expect(store.orders.get(['usd1', Number(limit.id)])?.status).toBe('cancelled');
   });
 });
