@@ -8,10 +8,13 @@
 // - what may go ahead of the checkpoint's record: the history (orders, client ids, events),
 //   account by account in key order, and the positions and pending orders opened since the last
 //   checkpoint, in slices over a few event-loop turns, so the shard's orders run between slices;
-// - after the last slice, in the same synchronous run, the rest of the state (accounts, positions
+// - with the last slice, in the same synchronous run, the rest of the state (accounts, positions
 //   and pending orders that existed before, dead-man's switches) with the checkpoint record (LSN,
 //   id counter, the journal's quotes) last. lmdb-js commits the writes of one event turn in one
 //   transaction, off this thread, in the order they were queued, and resolves once it is synced.
+//   The last slice waits until every earlier one has committed, so the record never covers a
+//   slice whose transaction failed.
+// A checkpoint that fails hands what it held back to the next one (Changes.absorb).
 // Why slices: the history tables are keyed by account, so a transaction rewrites a leaf page per
 // account it touches in each of them, and a checkpoint of N orders over N accounts rewrote ~3 N
 // pages of 4 KiB. The larger a checkpoint, the more orders share a leaf; sliced, a large one no
@@ -64,8 +67,6 @@ class Changes {
   readonly deadMen = new Map<string, { readonly key: [string, string]; readonly armed: DeadManRecord | null }>();
   readonly history = new Map<string, AccountHistory>();
   records = 0;
-  /** An upper bound on the puts that may go ahead (orders, positions and accounts coalesce). */
-  aheadRecords = 0;
 
   note(o: Outcome): void {
     for (const a of o.accounts) this.accounts.set(a.login, a);
@@ -83,25 +84,31 @@ class Changes {
       const key: [string, string] = d.t === 'armed' ? [d.deadMan.login, d.deadMan.keyId] : [d.login, d.keyId];
       this.deadMen.set(JSON.stringify(key), { key, armed: d.t === 'armed' ? d.deadMan : null });
     }
-    const ahead = o.orders.length + o.clientIds.length + o.events.length + o.positions.length + o.closedTickets.length;
-    this.aheadRecords += ahead;
-    this.records += o.accounts.length + o.deadMen.length + ahead;
+    this.records += o.accounts.length + o.deadMen.length + o.orders.length + o.clientIds.length + o.events.length + o.positions.length + o.closedTickets.length;
   }
 
   /**
-   * The writes that may go ahead of the checkpoint's record, queued one at a time as the caller
-   * pulls: the history account by account in key order, then the positions and pending orders
-   * `opened` since the last checkpoint (a removal too: a crash may have left one written ahead).
+   * The writes that may go ahead of the checkpoint's record, and how many: the history account by
+   * account in key order, then the positions and pending orders `opened` since the last checkpoint
+   * (a removal too: a crash may have left one written ahead). Each is queued as the caller pulls.
    */
-  *putAhead(store: ShardStore, opened: (id: number) => boolean): Generator<Promise<boolean>> {
+  ahead(store: ShardStore, opened: (id: number) => boolean): { readonly count: number; readonly puts: Iterator<Promise<boolean>> } {
+    const positions = [...this.positions].filter(([ticket]) => opened(ticket));
+    const pending = [...this.pending].filter(([id]) => opened(Number(id)));
+    let count = positions.length + pending.length;
+    for (const h of this.history.values()) count += h.orders.size + h.clientIds.size + h.events.length;
+    return { count, puts: this.putAhead(store, positions, pending) };
+  }
+
+  private *putAhead(store: ShardStore, positions: readonly [number, PositionRecord | null][], pending: readonly [string, OrderRecord | null][]): Generator<Promise<boolean>> {
     for (const login of [...this.history.keys()].sort()) {
       const h = this.history.get(login)!;
       for (const o of h.orders.values()) yield store.orders.put([login, Number(o.id)], o);
       for (const [clientId, entry] of h.clientIds) yield store.clientIds.put([login, clientId], entry);
       for (const e of h.events) yield store.events.put([login, e.seq], e);
     }
-    for (const [ticket, p] of this.positions) if (opened(ticket)) yield p === null ? store.positions.remove(ticket) : store.positions.put(ticket, p);
-    for (const [id, o] of this.pending) if (opened(Number(id))) yield o === null ? store.pending.remove(id) : store.pending.put(id, o);
+    for (const [ticket, p] of positions) yield p === null ? store.positions.remove(ticket) : store.positions.put(ticket, p);
+    for (const [id, o] of pending) yield o === null ? store.pending.remove(id) : store.pending.put(id, o);
   }
 
   /** Queues the rest, the state as it was before: call inside one synchronous run (one transaction). */
@@ -141,7 +148,6 @@ class Changes {
       mine.events.push(...h.events);
     }
     this.records += later.records;
-    this.aheadRecords += later.aheadRecords;
     return this;
   }
 
@@ -252,18 +258,23 @@ export class CheckpointWriter {
     const before = this.begunIdCounter;
     this.begunIdCounter = meta.idCounter;
     const opened = (id: number): boolean => allocatedAfter(id, this.shard, before);
-    const perTurn = Math.min(AHEAD_MAX_PUTS_PER_TURN, Math.max(AHEAD_MIN_PUTS_PER_TURN, Math.ceil(changes.aheadRecords / AHEAD_TURNS)));
+    const { count, puts } = changes.ahead(this.store, opened);
+    const perTurn = Math.min(AHEAD_MAX_PUTS_PER_TURN, Math.max(AHEAD_MIN_PUTS_PER_TURN, Math.ceil(count / AHEAD_TURNS)));
+    const lastSlice = Math.max(0, Math.ceil(count / perTurn) - 1) * perTurn;
     // lmdb-js hands every put of one transaction the same promise: one per slice or so, all
-    // awaited at the end, so a failed commit of any slice fails the checkpoint (and, marked as
-    // handled when queued, does not end the thread as an unhandled rejection while slices follow).
+    // awaited, so a failed commit of any slice fails the checkpoint (and, marked as handled when
+    // queued, does not end the thread as an unhandled rejection while slices follow).
     const commits = new Set<Promise<boolean>>();
-    let queued = 0;
-    for (const put of changes.putAhead(this.store, opened)) {
-      if (!commits.has(put)) { commits.add(put); put.catch(awaitedLater); }
-      if (++queued % perTurn === 0) await nextTurn();
+    for (let queued = 0; ; queued++) {
+      // The last slice shares a transaction with the state and the record (lmdb-js commits one
+      // turn's writes together), and is queued only once every earlier slice has committed: a
+      // record never commits over a slice that failed while a later transaction went through.
+      if (queued > 0 && queued < count && queued % perTurn === 0) await (queued === lastSlice ? Promise.all(commits) : nextTurn());
+      const next = puts.next();
+      if (next.done === true) break;
+      if (!commits.has(next.value)) { commits.add(next.value); next.value.catch(awaitedLater); }
     }
-    // lmdb-js commits in the order writes were queued, so the state may follow at once: the last
-    // slice and the state usually share a transaction. Fault injection waits to crash in between.
+    // Fault injection waits for the last slice too, to crash between it and the state.
     if (this.hooks.afterAhead !== undefined) {
       await Promise.all(commits);
       this.hooks.afterAhead(n);

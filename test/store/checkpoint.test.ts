@@ -3,6 +3,7 @@
 // readable until it is durable, and then holds every record; a start after a crash between those
 // writes and the record loads none of them as state (src/store/checkpoint.ts).
 import fs from 'node:fs';
+import type { Durability } from '../../src/config/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Command, OrderRecord, Outcome, UnixMs } from '../../src/engine/types.js';
 import { NO_STOP_OUT } from '../../src/engine/stop-out.js';
@@ -28,10 +29,10 @@ function recover(store: ShardStore, hooks: CheckpointHooks = {}): Recovered {
   });
 }
 
-function shard(logins: readonly string[], hooks: CheckpointHooks = {}): { store: ShardStore; recovered: Recovered; apply: (cmd: Command) => Outcome } {
+function shard(logins: readonly string[], hooks: CheckpointHooks = {}, durability: Durability = 'none'): { store: ShardStore; recovered: Recovered; apply: (cmd: Command) => Outcome } {
   const dir = tempDir('tas-checkpoint-');
   dirs.push(dir);
-  const store = openShardStore(dir, 0, 'none');
+  const store = openShardStore(dir, 0, durability);
   stores.push(store);
   store.root.transactionSync(() => { for (const login of logins) store.accounts.putSync(login, account(login, 'USD', 100_000_000)); });
   const recovered = recover(store, hooks);
@@ -49,7 +50,10 @@ function shard(logins: readonly string[], hooks: CheckpointHooks = {}): { store:
 describe('a checkpoint', () => {
   it('queues a large history over several turns, answers from memory until durable, then holds every record', async () => {
     const logins = Array.from({ length: 200 }, (_, i) => String(300_000 + i));
-    const { store, recovered: { engine, checkpoint }, apply } = shard(logins);
+    let committedWhenRecordQueued: number[] = [];
+    const { store, recovered: { engine, checkpoint }, apply } = shard(logins, {
+      afterQueued: () => { committedWhenRecordQueued = [store.orders.getCount(), store.clientIds.getCount(), store.events.getCount(), store.positions.getCount()]; },
+    }, 'sync');
     const orders: OrderRecord[] = [];
     for (let round = 0; round < 10; round++) {
       for (const login of logins) orders.push(ok(apply(place(login, 'EURUSD', 'buy', 1, { clientId: `c-${round}` })), 'place').order);
@@ -67,8 +71,10 @@ describe('a checkpoint', () => {
     const lsn = await written;
     writing = false;
 
-    // 2,000 orders, their client ids, events and positions: 10,000 puts, 625 a turn.
+    // 2,000 orders, their client ids, events and positions: 10,000 puts, 625 a turn. The last
+    // slice (the last 625 positions) went with the record, after every earlier slice committed.
     expect(turns).toBeGreaterThanOrEqual(15);
+    expect(committedWhenRecordQueued).toEqual([2000, 2000, 4000, 1375]);
     expect(checkpointOf(store)).toMatchObject({ lsn, idCounter: engine.idCounter });
     expect(store.orders.getCount()).toBe(orders.length);
     expect(store.clientIds.getCount()).toBe(orders.length);
