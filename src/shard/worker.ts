@@ -4,6 +4,7 @@
 // (one journal write and sync), write one frame per peer back, and keep the checkpoint going
 // behind. With nothing to do it waits as config `shard_idle` says (src/ring/idle.ts), returning to
 // its event loop often enough for LMDB's commit callbacks, segment preparation and retention.
+import fs from 'node:fs';
 import { workerData } from 'node:worker_threads';
 import { FrameReader, FrameWriter, Inbox } from '../ring/index.js';
 import { eventLoopTurn, idleStrategy } from '../ring/idle.js';
@@ -48,11 +49,15 @@ function journalIo(): JournalIo {
 
 /** Only the hooks a fault asks for: with `afterAhead` set, a checkpoint waits for what went ahead before the rest. */
 function checkpointHooks(): CheckpointHooks {
-  const { crash_during: during, crash_after_ahead: afterAhead } = parseFaults(process.env[FAULTS_VARIABLE]).checkpoint ?? {};
+  const { crash_during: during, crash_after_ahead: crashAfterAhead, fail_while: failWhile } = parseFaults(process.env[FAULTS_VARIABLE]).checkpoint ?? {};
+  const afterAhead = (n: number): void => {
+    if (n === crashAfterAhead) crashNow();
+    if (failWhile !== undefined && fs.existsSync(failWhile)) throw new Error(`checkpoint ${n} failed: injected while ${failWhile} exists`);
+  };
   return {
     // The writes are queued, not committed: dying on the next turn kills the checkpoint midway.
     ...(during === undefined ? {} : { afterQueued: (n: number) => { if (n === during) setImmediate(crashNow); } }),
-    ...(afterAhead === undefined ? {} : { afterAhead: (n: number) => { if (n === afterAhead) crashNow(); } }),
+    ...(crashAfterAhead === undefined && failWhile === undefined ? {} : { afterAhead }),
   };
 }
 

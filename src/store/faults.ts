@@ -26,6 +26,11 @@ export interface CheckpointFaults {
   readonly crash_during?: number;
   /** The process dies (SIGKILL) once what the Nth checkpoint writes ahead is durable, before the rest is queued. */
   readonly crash_after_ahead?: number;
+  /**
+   * While this file exists, every checkpoint fails once what it writes ahead is durable, before the
+   * rest is queued, as a commit on a full disk would; the process goes on.
+   */
+  readonly fail_while?: string;
 }
 
 export interface Faults {
@@ -35,7 +40,7 @@ export interface Faults {
 
 const KEYS: Readonly<Record<string, readonly string[]>> = {
   journal: ['lose_unsynced', 'sync_delay_ms', 'fail_sync_at', 'crash_after_sync', 'no_space_while'],
-  checkpoint: ['crash_during', 'crash_after_ahead'],
+  checkpoint: ['crash_during', 'crash_after_ahead', 'fail_while'],
 };
 
 /** The faults in `text` (TAS_FAULTS); throws naming the bad part. */
@@ -49,7 +54,7 @@ export function parseFaults(text: string | undefined): Faults {
     if (typeof body !== 'object' || body === null) throw new Error(`TAS_FAULTS.${section} must be an object`);
     for (const [key, v] of Object.entries(body)) {
       if (!allowed.includes(key)) throw new Error(`TAS_FAULTS.${section}: unknown fault ${key}`);
-      const ok = key === 'lose_unsynced' ? typeof v === 'boolean' : key === 'no_space_while' ? typeof v === 'string' : Number.isInteger(v) && (v as number) > 0;
+      const ok = key === 'lose_unsynced' ? typeof v === 'boolean' : key.endsWith('_while') ? typeof v === 'string' : Number.isInteger(v) && (v as number) > 0;
       if (!ok) throw new Error(`TAS_FAULTS.${section}.${key} has a bad value`);
     }
   }

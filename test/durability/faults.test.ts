@@ -5,6 +5,8 @@
 // - a crash right after a journal sync, before the batch's answers and its checkpoint, a crash
 //   while a checkpoint is being written, and one between what it writes ahead and its record: the restart
 //   replays to exactly the state of a clean run of the same commands;
+// - a checkpoint that fails (its commit on a full disk): the next one writes what it held, so a
+//   restart has the state of a clean run;
 // - a full disk: orders get 503 `unavailable` and /health says so, and both recover once there is
 //   room again; a failing sync stops acknowledging for good, and a restart recovers what was
 //   acknowledged;
@@ -113,6 +115,47 @@ describe('crash between a journal sync and its checkpoint, and during a checkpoi
     // The tables then hold orders, positions and client ids of records after the checkpoint's LSN,
     // which the replay must neither load as state nor take for duplicates of its own.
     await compare({ checkpoint: { crash_after_ahead: 6 } });
+  }, 120_000);
+});
+
+describe('a checkpoint that fails', () => {
+  /**
+   * Opens a position on each account (twice over), restarts so that a checkpoint holds them, then
+   * closes them all; with `fullWhile`, every checkpoint fails while that file exists, until one has.
+   */
+  async function run(dataDir: string, fullWhile?: string): Promise<void> {
+    const first = await start(dataDir, { shards: 1 });
+    const tickets: [string, number][] = [];
+    for (const [i, login] of [...LOGINS, ...LOGINS].entries()) {
+      const res = await operatorPost(first, '/console/api/orders', marketOrder(login, `f${i}`));
+      expect(res.status).toBe(200);
+      tickets.push([login, ((await res.json()) as Acked).ticket]);
+    }
+    expect(await first.stop()).toBe(0);
+    const second = await start(dataDir, { shards: 1 }, fullWhile === undefined ? undefined : { checkpoint: { fail_while: fullWhile } });
+    for (const [login, ticket] of tickets) {
+      const res = await fetch(`${second.console}/console/api/accounts/${login}/positions/${ticket}`, { method: 'DELETE', headers: { authorization: `Bearer ${second.adminToken}` } });
+      expect(res.status).toBe(200);
+    }
+    if (fullWhile !== undefined) {
+      await second.waitForLog((l) => l.msg.startsWith('checkpoint failed'));
+      fs.rmSync(fullWhile);
+    }
+    expect(await second.stop()).toBe(0);
+  }
+
+  it('is written with the next one: the closes it held survive a restart, as in a clean run', async () => {
+    // The closes change positions and accounts a checkpoint held before, which go with the record:
+    // dropped with the failed checkpoint, the next record would claim them and the journal let go.
+    const full = path.join(tempDir(), 'disk-full');
+    fs.writeFileSync(full, '');
+    const failing = tempDir();
+    await run(failing, full);
+    const clean = tempDir();
+    await run(clean);
+    const state = await recoveredState(failing, 1);
+    expect(state).toEqual(await recoveredState(clean, 1));
+    expect((state[0] as { positions: unknown[] }).positions).toEqual([]);
   }, 120_000);
 });
 
