@@ -125,7 +125,7 @@ async function main(): Promise<void> {
   const ownerTicks: Inbound[] = [];
 
   const upkeep = new ShardUpkeep({
-    shard: data.shard, store, eventRetentionMs: data.eventRetentionMs, clientIdRetentionMs: data.clientIdRetentionMs, log,
+    shard: data.shard, store, eventRetentionMs: data.eventRetentionMs, clientIdRetentionMs: data.clientIdRetentionMs, log, stats,
     onCheckpoint: () => undefined, toMain: (frame) => outgoing[MAIN]!.push(frame),
   });
 

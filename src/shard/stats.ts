@@ -5,6 +5,7 @@
 //
 //   word 0  syncs            word 1  sync µs total      words 2..   sync µs, one per SYNC_BUCKETS_US (≤ bound), then > last
 //   then    batches          then    commands total     then        commands per batch, one per BATCH_BUCKETS, then > last
+//   then    checkpoints durable                         then        checkpoints failed
 
 /** Upper bounds (µs) of the journal sync duration histogram. */
 export const SYNC_BUCKETS_US: readonly number[] = [50, 100, 150, 200, 300, 500, 1000, 2000, 5000, 10_000, 50_000];
@@ -17,7 +18,9 @@ const SYNC_HIST = 2;
 const BATCHES = SYNC_HIST + SYNC_BUCKETS_US.length + 1;
 const COMMANDS = BATCHES + 1;
 const BATCH_HIST = COMMANDS + 1;
-const WORDS = BATCH_HIST + BATCH_BUCKETS.length + 1;
+const CHECKPOINTS = BATCH_HIST + BATCH_BUCKETS.length + 1;
+const CHECKPOINTS_FAILED = CHECKPOINTS + 1;
+const WORDS = CHECKPOINTS_FAILED + 1;
 
 export interface Histogram {
   /** counts[i]: observations in bucket i (≤ bounds[i], above the bound before); the last: above every bound. */
@@ -30,6 +33,8 @@ export interface ShardFigures {
   readonly syncMicros: Histogram;
   readonly batches: number;
   readonly batchCommands: Histogram;
+  readonly checkpoints: number;
+  readonly checkpointsFailed: number;
 }
 
 function bucketOf(bounds: readonly number[], value: number): number {
@@ -65,6 +70,11 @@ export class ShardStatsBoard {
     Atomics.add(this.words, BATCHES, 1n);
   }
 
+  /** A checkpoint that became durable (true) or failed (false: the next one writes what it held). */
+  checkpoint(durable: boolean): void {
+    Atomics.add(this.words, durable ? CHECKPOINTS : CHECKPOINTS_FAILED, 1n);
+  }
+
   read(): ShardFigures {
     const at = (i: number): number => Number(Atomics.load(this.words, i));
     const hist = (from: number, buckets: number, sumAt: number): Histogram =>
@@ -74,6 +84,8 @@ export class ShardStatsBoard {
       syncMicros: hist(SYNC_HIST, SYNC_BUCKETS_US.length, SYNC_US),
       batches: at(BATCHES),
       batchCommands: hist(BATCH_HIST, BATCH_BUCKETS.length, COMMANDS),
+      checkpoints: at(CHECKPOINTS),
+      checkpointsFailed: at(CHECKPOINTS_FAILED),
     };
   }
 }

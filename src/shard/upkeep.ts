@@ -10,6 +10,7 @@ import { pruneHistory } from '../store/retention.js';
 import type { ShardStore } from '../store/store.js';
 import type { Logger } from '../base/log.js';
 import type { JournalHealth, ShardOutbound } from './protocol.js';
+import type { ShardStatsBoard } from './stats.js';
 
 const PRUNE_EVERY_MS = 3600_000;
 /**
@@ -52,6 +53,8 @@ export interface UpkeepOptions {
   readonly eventRetentionMs: number;
   readonly clientIdRetentionMs: number;
   readonly log: Logger;
+  /** Counts the checkpoints that became durable and those that failed. */
+  readonly stats: ShardStatsBoard;
   /** A checkpoint is durable at this LSN: the journal may let go of what it covers. */
   readonly onCheckpoint: (lsn: number) => void;
   /** Frames for the main thread (checkpoint notices, health changes). */
@@ -85,10 +88,14 @@ export class ShardUpkeep {
       started = true;
       checkpoint.begin(engine.idCounter)?.then(
         (lsn) => {
+          opts.stats.checkpoint(true);
           opts.onCheckpoint(lsn);
           opts.toMain({ t: 'checkpoint', shard: opts.shard, lsn });
         },
-        (err: unknown) => opts.log.error({ err }, 'checkpoint failed (the journal still holds everything; the next one retries)'),
+        (err: unknown) => {
+          opts.stats.checkpoint(false);
+          opts.log.error({ err }, 'checkpoint failed (the journal still holds everything; the next one retries)');
+        },
       );
     }
     const due = nowMs >= this.equityDueMs;

@@ -78,7 +78,8 @@ async function main(): Promise<void> {
     dir: store.journalDir, shard: data.shard, segmentBytes: data.journal.segment_bytes, headroomBytes: Math.min(HEADROOM_BYTES, data.journal.segment_bytes / 4),
     io, clock: Date.now, nextLsn: recovered.nextLsn, onSegmentError: (err) => log.error({ err }, 'journal: cannot create the next segment'),
   });
-  const core = new ShardCore(data.shard, engine, journal, checkpoint, new OrderArchive(engine, checkpoint, store), Date.now, new ShardStatsBoard(data.stats));
+  const stats = new ShardStatsBoard(data.stats);
+  const core = new ShardCore(data.shard, engine, journal, checkpoint, new OrderArchive(engine, checkpoint, store), Date.now, stats);
 
   const readers = data.inbound.map((c) => new FrameReader<ShardInbound>(c));
   const writers = data.outbound.map((c) => new FrameWriter<WireOutbound>(c));
@@ -92,7 +93,7 @@ async function main(): Promise<void> {
   for (const f of core.process(ticks)) if (f !== null) toMain.push(f);
 
   const upkeep = new ShardUpkeep({
-    shard: data.shard, store, eventRetentionMs: data.eventRetentionMs, clientIdRetentionMs: data.clientIdRetentionMs, log,
+    shard: data.shard, store, eventRetentionMs: data.eventRetentionMs, clientIdRetentionMs: data.clientIdRetentionMs, log, stats,
     onCheckpoint: (lsn) => journal.release(lsn), toMain: (frame) => toMain.push(frame),
   });
   const target = { engine, checkpoint, get health() { return core.health; } };

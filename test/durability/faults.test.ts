@@ -139,6 +139,8 @@ describe('a checkpoint that fails', () => {
     }
     if (fullWhile !== undefined) {
       await second.waitForLog((l) => l.msg.startsWith('checkpoint failed'));
+      const metrics = await (await fetch(`${second.console}/metrics`, { headers: { authorization: `Bearer ${second.adminToken}` } })).text();
+      expect(Number(/^tas_shard_checkpoint_failures_total\{shard="0"\} (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(1);
       fs.rmSync(fullWhile);
     }
     expect(await second.stop()).toBe(0);

@@ -77,6 +77,10 @@ describe('GET /metrics', () => {
     expect(moved('tas_shard_journal_sync_seconds_count', {})).toBe(moved('tas_shard_journal_syncs_total', {}));
     expect(moved('tas_shard_journal_sync_seconds_sum', {})).toBeGreaterThan(0);
     expect(moved('tas_shard_batch_commands_count', {})).toBeGreaterThanOrEqual(1);
+    // Its checkpoint follows behind the journal, within the shard's checkpoint interval.
+    let later = after;
+    while (later.value('tas_shard_checkpoints_total') <= before.value('tas_shard_checkpoints_total')) later = await scrape();
+    expect(later.value('tas_shard_checkpoint_failures_total')).toBe(0);
   });
 
   it('counts stream connections, FIX sessions and their messages, and kill switch triggers', async () => {

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { registerShardMetrics, type ShardStats } from '../../src/gateway/metrics/shard-stats.js';
 
 const stats = (shard: number, over: Partial<ShardStats>): ShardStats => ({
-  shard, rings: [], queueDepth: null, backpressureTotal: null, journalSyncsTotal: null, journalSyncSeconds: null, batchCommands: null, ...over,
+  shard, rings: [], queueDepth: null, backpressureTotal: null, journalSyncsTotal: null, journalSyncSeconds: null, batchCommands: null,
+  checkpointsTotal: null, checkpointFailuresTotal: null, ...over,
 });
 
 describe('registerShardMetrics', () => {
@@ -17,6 +18,7 @@ describe('registerShardMetrics', () => {
         queueDepth: 3, backpressureTotal: 2, journalSyncsTotal: 10,
         journalSyncSeconds: { bucketsLe: [0.001, 0.01], cumulativeCounts: [6, 9, 10], sum: 0.05 },
         batchCommands: { bucketsLe: [1, 8], cumulativeCounts: [4, 10, 10], sum: 31 },
+        checkpointsTotal: 7, checkpointFailuresTotal: 1,
       }),
       stats(1, { rings: [{ ring: 'fix_in', usedBytes: 0, capacityBytes: 1024 }] }),
     ];
@@ -30,6 +32,8 @@ describe('registerShardMetrics', () => {
       'tas_shard_queue_depth{shard="0"} 3',
       'tas_shard_backpressure_total{shard="0"} 2',
       'tas_shard_journal_syncs_total{shard="0"} 10',
+      'tas_shard_checkpoints_total{shard="0"} 7',
+      'tas_shard_checkpoint_failures_total{shard="0"} 1',
       '# TYPE tas_shard_journal_sync_seconds histogram',
       'tas_shard_journal_sync_seconds_bucket{shard="0",le="0.001"} 6',
       'tas_shard_journal_sync_seconds_bucket{shard="0",le="0.01"} 9',
@@ -40,7 +44,7 @@ describe('registerShardMetrics', () => {
       'tas_shard_batch_commands_count{shard="0"} 10',
     ]) expect(text.split('\n')).toContain(line);
     // Shard 1 reports no queue depth and no journal: no series for it.
-    expect(text).not.toMatch(/tas_shard_(queue_depth|journal_syncs_total|journal_sync_seconds_count)\{shard="1"/);
+    expect(text).not.toMatch(/tas_shard_(queue_depth|journal_syncs_total|journal_sync_seconds_count|checkpoints_total|checkpoint_failures_total)\{shard="1"/);
 
     // Totals are the source's, not accumulated across scrapes.
     snapshot = [stats(0, { journalSyncsTotal: 12 })];

@@ -1,5 +1,5 @@
 // The ShardStatsSource of the shard pool: each shard's own counts (journal syncs and their
-// durations, commands per batch) from the shared memory it counts into, the fill of its four
+// durations, commands per batch, checkpoints) from the shared memory it counts into, the fill of its four
 // rings, and what the main thread's client sees of it (commands in flight, sends refused because
 // the shard's queue was full). Nothing here asks a shard anything.
 import { HEAD, openRing, TAIL, type RingChannel } from '../../ring/layout.js';
@@ -34,6 +34,8 @@ export function poolShardStats(pool: Pick<ShardPool, 'figures'>): ShardStatsSour
       journalSyncsTotal: f.syncs,
       journalSyncSeconds: cumulative(f.syncMicros, SYNC_BUCKETS_US, 1e-6),
       batchCommands: cumulative(f.batchCommands, BATCH_BUCKETS, 1),
+      checkpointsTotal: f.checkpoints,
+      checkpointFailuresTotal: f.checkpointsFailed,
     })),
   };
 }

@@ -33,6 +33,10 @@ export interface ShardStats {
   readonly journalSyncSeconds: HistogramSnapshot | null;
   /** Commands per committed batch. */
   readonly batchCommands: HistogramSnapshot | null;
+  /** Checkpoints of the shard's tables that became durable. */
+  readonly checkpointsTotal: number | null;
+  /** Checkpoints that failed (the next one writes what they held; the journal keeps it meanwhile). */
+  readonly checkpointFailuresTotal: number | null;
 }
 
 export interface ShardStatsSource {
@@ -81,6 +85,8 @@ export function registerShardMetrics(registry: Registry, source: ShardStatsSourc
   };
   total('tas_shard_backpressure_total', 'Commands refused because a ring into the shard was full (answered 429)', (s) => s.backpressureTotal);
   total('tas_shard_journal_syncs_total', 'Journal commits a shard synced to disk', (s) => s.journalSyncsTotal);
+  total('tas_shard_checkpoints_total', 'Checkpoints of a shard\'s tables that became durable', (s) => s.checkpointsTotal);
+  total('tas_shard_checkpoint_failures_total', 'Checkpoints of a shard\'s tables that failed (the next one writes what they held)', (s) => s.checkpointFailuresTotal);
   // The registry only ever calls get() (and reset()) of a metric: this one is prom-client's Metric in all it uses.
   for (const [name, help, field] of HISTOGRAMS) registry.registerMetric(new SnapshotHistogram(name, help, source, field) as unknown as Metric);
 }
