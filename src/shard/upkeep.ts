@@ -34,6 +34,13 @@ const CHECKPOINT_EVERY_MS = 25;
  */
 const CHECKPOINT_DEFER_MAX_RECORDS = 16 * CHECKPOINT_RECORDS;
 /**
+ * After a failed checkpoint (a full disk, a failed sync) the next one waits twice as long as the
+ * last, up to this: each retry writes everything noted since the last durable one again, so
+ * retrying every 25 ms against a disk that stays full would keep the shard's thread busy re-queuing
+ * a growing backlog.
+ */
+const CHECKPOINT_RETRY_MAX_MS = 5_000;
+/**
  * Balance and equity of every account go to the main thread's equity history this often, on the
  * minute, and at once when the shard has accounts it had not sampled (a new account's history
  * starts when the account does).
@@ -63,6 +70,7 @@ export interface UpkeepOptions {
 
 export class ShardUpkeep {
   private lastCheckpointMs = Date.now();
+  private failedInARow = 0;
   private pruneDueMs = 0;
   private pruning: Promise<void> | null = null;
   private health: JournalHealth | null = null;
@@ -81,20 +89,25 @@ export class ShardUpkeep {
     const { checkpoint, engine } = target;
     const { opts } = this;
     let started = false;
-    if (target.health.state !== 'failed' && !checkpoint.inFlight && checkpoint.backlog > 0
-      && (checkpoint.backlog >= CHECKPOINT_RECORDS || nowMs - this.lastCheckpointMs >= CHECKPOINT_EVERY_MS)
+    const sinceMs = nowMs - this.lastCheckpointMs;
+    const checkpointDue = this.failedInARow === 0
+      ? checkpoint.backlog >= CHECKPOINT_RECORDS || sinceMs >= CHECKPOINT_EVERY_MS
+      : sinceMs >= Math.min(CHECKPOINT_RETRY_MAX_MS, CHECKPOINT_EVERY_MS * 2 ** this.failedInARow);
+    if (target.health.state !== 'failed' && !checkpoint.inFlight && checkpoint.backlog > 0 && checkpointDue
       && (!ordersWaiting || checkpoint.backlog >= CHECKPOINT_DEFER_MAX_RECORDS)) {
       this.lastCheckpointMs = nowMs;
       started = true;
       checkpoint.begin(engine.idCounter)?.then(
         (lsn) => {
+          this.failedInARow = 0;
           opts.stats.checkpoint(true);
           opts.onCheckpoint(lsn);
           opts.toMain({ t: 'checkpoint', shard: opts.shard, lsn });
         },
         (err: unknown) => {
+          this.failedInARow++;
           opts.stats.checkpoint(false);
-          opts.log.error({ err }, 'checkpoint failed (the journal still holds everything; the next one retries)');
+          opts.log.error({ err, failedInARow: this.failedInARow }, 'checkpoint failed (the journal still holds everything; the next one retries)');
         },
       );
     }

@@ -1,7 +1,9 @@
 // The shard's checkpoint on a real LMDB environment: a large checkpoint queues what may go ahead of
 // its record (orders, client ids, events, new positions) over several event-loop turns, stays
 // readable until it is durable, and then holds every record; a start after a crash between those
-// writes and the record loads none of them as state (src/store/checkpoint.ts).
+// writes and the record loads none of them as state (src/store/checkpoint.ts); a checkpoint that
+// fails hands what it held to the next, which the shard's upkeep retries later and later while they
+// fail (src/shard/upkeep.ts).
 import fs from 'node:fs';
 import type { Durability } from '../../src/config/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -12,6 +14,9 @@ import type { CheckpointHooks } from '../../src/store/checkpoint.js';
 import { FsJournalIo } from '../../src/store/journal/io.js';
 import { checkpointOf, openShardStore, type ShardStore } from '../../src/store/store.js';
 import { recoverShard, type Recovered } from '../../src/shard/recovery.js';
+import { ShardStatsBoard } from '../../src/shard/stats.js';
+import { ShardUpkeep } from '../../src/shard/upkeep.js';
+import { createLogger } from '../../src/base/log.js';
 import { account, close, DAY_MS, ok, pending, place, SYMBOLS, tick, WED_NOON } from '../engine/fixtures.js';
 import { tempDir } from '../support/server.js';
 
@@ -145,5 +150,45 @@ describe('a checkpoint', () => {
     expect(loaded.pendingOrders).toEqual([]);
     expect(loaded.accounts.find((a) => a.login === 'usd1')).toEqual(cancelled.accounts.find((a) => a.login === 'usd1'));
     expect(store.orders.get(['usd1', Number(limit.id)])?.status).toBe('cancelled');
+  });
+});
+
+describe('the shard upkeep after a failed checkpoint', () => {
+  it('waits twice as long before each retry while checkpoints fail, and as usual once one is durable', async () => {
+    let failing = true;
+    const { store, recovered: { engine, checkpoint }, apply } = shard(['usd1'], { afterAhead: () => { if (failing) throw new Error('disk full'); } });
+    const stats = ShardStatsBoard.create();
+    const upkeep = new ShardUpkeep({
+      shard: 0, store, eventRetentionMs: DAY_MS, clientIdRetentionMs: DAY_MS, log: createLogger('silent'), stats,
+      onCheckpoint: () => undefined, toMain: () => undefined,
+    });
+    const target = { engine, checkpoint, health: { state: 'ok' } as const };
+    // Past the upkeep's own start, so the first checkpoint is due by time.
+    const t0 = Date.now() + 1000;
+    const startsAt = async (offsetMs: number): Promise<boolean> => {
+      const started = upkeep.run((t0 + offsetMs) as UnixMs, target, false);
+      await upkeep.settle(checkpoint);
+      return started;
+    };
+    apply(place('usd1', 'EURUSD', 'buy', 1));
+
+    expect(await startsAt(0)).toBe(true);
+    expect(stats.read().checkpointsFailed).toBe(1);
+    // 50 ms after the failed one, not 25.
+    expect(await startsAt(25)).toBe(false);
+    expect(await startsAt(50)).toBe(true);
+    expect(stats.read().checkpointsFailed).toBe(2);
+    // Then 100 ms.
+    expect(await startsAt(125)).toBe(false);
+    expect(await startsAt(150)).toBe(true);
+    expect(stats.read().checkpointsFailed).toBe(3);
+
+    failing = false;
+    expect(await startsAt(350)).toBe(true);
+    expect(stats.read()).toMatchObject({ checkpoints: 1, checkpointsFailed: 3 });
+    expect(checkpointOf(store).lsn).toBe(checkpoint.notedLsn);
+    apply(place('usd1', 'EURUSD', 'buy', 1));
+    expect(await startsAt(375)).toBe(true);
+    expect(stats.read().checkpoints).toBe(2);
   });
 });
