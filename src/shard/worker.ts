@@ -4,14 +4,12 @@
 // (one journal write and sync), write one frame per peer back, and keep the checkpoint going
 // behind. With nothing to do it waits as config `shard_idle` says (src/ring/idle.ts), returning to
 // its event loop often enough for LMDB's commit callbacks, segment preparation and retention.
-import fs from 'node:fs';
 import { workerData } from 'node:worker_threads';
 import { FrameReader, FrameWriter, Inbox } from '../ring/index.js';
 import { eventLoopTurn, idleStrategy } from '../ring/idle.js';
-import { crashNow, FaultyJournalIo, parseFaults } from '../store/faults.js';
+import { FaultyJournalIo, faultyCheckpointHooks, parseFaults, type Faults } from '../store/faults.js';
 import { FsJournalIo, type JournalIo } from '../store/journal/io.js';
 import { JournalWriter } from '../store/journal/writer.js';
-import type { CheckpointHooks } from '../store/checkpoint.js';
 import { openShardStore } from '../store/store.js';
 import { createLogger } from '../base/log.js';
 import { ThreadMemoryBoard } from '../base/thread-memory.js';
@@ -41,35 +39,21 @@ const HEADROOM_BYTES = 4 * 1024 * 1024;
 const data = workerData as ShardWorkerData;
 const log = createLogger(data.logLevel, { thread: `shard-${data.shard}` });
 
-function journalIo(): JournalIo {
-  const faults = parseFaults(process.env[FAULTS_VARIABLE]);
+function journalIo(faults: Faults): JournalIo {
   const io = new FsJournalIo(data.durability === 'none' ? 'none' : data.journal.sync_method);
   return faults.journal === undefined ? io : new FaultyJournalIo(io, faults.journal);
-}
-
-/** Only the hooks a fault asks for: with `afterAhead` set, a checkpoint waits for what went ahead before the rest. */
-function checkpointHooks(): CheckpointHooks {
-  const { crash_during: during, crash_after_ahead: crashAfterAhead, fail_while: failWhile } = parseFaults(process.env[FAULTS_VARIABLE]).checkpoint ?? {};
-  const afterAhead = (n: number): void => {
-    if (n === crashAfterAhead) crashNow();
-    if (failWhile !== undefined && fs.existsSync(failWhile)) throw new Error(`checkpoint ${n} failed: injected while ${failWhile} exists`);
-  };
-  return {
-    // The writes are queued, not committed: dying on the next turn kills the checkpoint midway.
-    ...(during === undefined ? {} : { afterQueued: (n: number) => { if (n === during) setImmediate(crashNow); } }),
-    ...(crashAfterAhead === undefined && failWhile === undefined ? {} : { afterAhead }),
-  };
 }
 
 async function main(): Promise<void> {
   nameThread(`tas-shard-${data.shard}`);
   new ThreadMemoryBoard(data.memory).recordOwn();
   const store = openShardStore(data.dataDir, data.shard, data.durability);
-  const io = journalIo();
+  const faults = parseFaults(process.env[FAULTS_VARIABLE]);
+  const io = journalIo(faults);
   const recovered = recoverShard(store, io, {
     shard: data.shard, symbols: data.symbols, clientIdRetentionMs: data.clientIdRetentionMs, clientIdMemoryMs: data.clientIdMemoryMs, haltedKeys: data.haltedKeys,
     marginPolicy: data.marginPolicy, nowMs: Date.now(),
-    checkpointHooks: checkpointHooks(),
+    checkpointHooks: faultyCheckpointHooks(faults.checkpoint),
   });
   const { engine, checkpoint } = recovered;
   if (recovered.journal.torn !== null) log.warn({ ...recovered.journal.torn }, 'journal: torn tail dropped (never acknowledged)');

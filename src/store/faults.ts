@@ -3,6 +3,7 @@
 // per shard). It exists for tests only: the service logs a warning at start when it is set, and a
 // value that does not parse stops the start like a bad config value.
 import fs from 'node:fs';
+import type { CheckpointHooks } from './checkpoint.js';
 import type { JournalIo, SegmentFile } from './journal/io.js';
 
 export interface JournalFaults {
@@ -59,6 +60,20 @@ export function parseFaults(text: string | undefined): Faults {
     }
   }
   return value as Faults;
+}
+
+/** Only the hooks the checkpoint faults ask for: with `afterAhead` set, a checkpoint waits for what went ahead before the rest. */
+export function faultyCheckpointHooks(faults: CheckpointFaults | undefined): CheckpointHooks {
+  const { crash_during: during, crash_after_ahead: crashAfterAhead, fail_while: failWhile } = faults ?? {};
+  const afterAhead = (n: number): void => {
+    if (n === crashAfterAhead) crashNow();
+    if (failWhile !== undefined && fs.existsSync(failWhile)) throw new Error(`checkpoint ${n} failed: injected while ${failWhile} exists`);
+  };
+  return {
+    // The writes are queued, not committed: dying on the next turn kills the checkpoint midway.
+    ...(during === undefined ? {} : { afterQueued: (n: number) => { if (n === during) setImmediate(crashNow); } }),
+    ...(crashAfterAhead === undefined && failWhile === undefined ? {} : { afterAhead }),
+  };
 }
 
 export function crashNow(): never {
