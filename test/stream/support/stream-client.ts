@@ -88,6 +88,16 @@ export class TestStream {
     });
   }
 
+  /**
+   * The first message matching `pred`, whether or not a `take` returned it, already received or
+   * still to come: for a state the stream reaches ("the event with this seq arrived"), where an
+   * earlier `take` may have returned that very message.
+   */
+  seen(pred: (m: Msg) => boolean, timeoutMs = 10_000): Promise<Msg> {
+    const found = this.messages.find(pred);
+    return found === undefined ? this.take(pred, timeoutMs) : Promise.resolve(found);
+  }
+
   /** Sends an op and resolves with its answer (ack, pong, a dead-man's switch answer or error echoing the id). */
   async request(op: Record<string, unknown>): Promise<Msg> {
     this.send(op);
