@@ -1,16 +1,17 @@
 // The shard's checkpoint on a real LMDB environment: a large checkpoint queues what may go ahead of
 // its record (orders, client ids, events, new positions) over several event-loop turns, stays
-// readable until it is durable, and then holds every record; a start after a crash between those
-// writes and the record loads none of them as state (src/store/checkpoint.ts); a checkpoint that
-// fails hands what it held to the next, which the shard's upkeep retries later and later while they
-// fail (src/shard/upkeep.ts).
+// readable until it is durable, and then holds every record, but never over a slice that failed
+// (a table whose puts fail for one account stands in for a failed transaction); a start after a
+// crash between those writes and the record loads none of them as state (src/store/checkpoint.ts);
+// a checkpoint that fails hands what it held to the next, which the shard's upkeep retries later
+// and later while they fail (src/shard/upkeep.ts).
 import fs from 'node:fs';
 import type { Durability } from '../../src/config/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Command, OrderRecord, Outcome, UnixMs } from '../../src/engine/types.js';
 import { NO_STOP_OUT } from '../../src/engine/stop-out.js';
 import { loadShardState } from '../../src/store/account-loader.js';
-import type { CheckpointHooks } from '../../src/store/checkpoint.js';
+import { CheckpointWriter, type CheckpointHooks } from '../../src/store/checkpoint.js';
 import { FsJournalIo } from '../../src/store/journal/io.js';
 import { checkpointOf, openShardStore, type ShardStore } from '../../src/store/store.js';
 import { recoverShard, type Recovered } from '../../src/shard/recovery.js';
@@ -87,6 +88,34 @@ describe('a checkpoint', () => {
     expect(store.positions.getCount()).toBe(orders.length);
     expect(checkpoint.order(last.login, last.id)).toBeUndefined();
     expect(store.orders.get([last.login, Number(last.id)])).toEqual(last);
+  });
+
+  it('never commits its record over an earlier slice whose write failed', async () => {
+    const logins = Array.from({ length: 200 }, (_, i) => String(300_000 + i));
+    const { store, recovered: { engine, checkpoint }, apply } = shard(logins, {}, 'sync');
+    await checkpoint.begin(engine.idCounter);
+    const before = checkpointOf(store);
+    // The same shard's tables, but one order's put fails: that of the 21st account, which the
+    // second of the 16 slices carries (each account's 10 orders, 10 client ids and 20 events are
+    // 40 puts; 625 puts a slice). Every other write reaches LMDB and commits.
+    const failing = logins[20]!;
+    const orders = new Proxy(store.orders, {
+      get: (target, name, receiver) => (name !== 'put' ? Reflect.get(target, name, receiver) as unknown
+        : (key: [string, number], value: OrderRecord) => (key[0] === failing ? Promise.reject(new Error('slice write failed')) : target.put(key, value))),
+    });
+    const writer = new CheckpointWriter({ ...store, orders }, 0, before);
+    let lsn = before.lsn;
+    for (let round = 0; round < 10; round++) {
+      for (const login of logins) writer.note(++lsn, apply(place(login, 'EURUSD', 'buy', 1, { clientId: `c-${round}` })));
+    }
+
+    await expect(writer.begin(engine.idCounter)).rejects.toThrow('slice write failed');
+    // Whatever was queued has committed by now: later slices, but never the last one (with the
+    // state and the record).
+    await store.root.flushed;
+    expect(store.events.getCount()).toBeGreaterThan(0);
+    expect(checkpointOf(store)).toEqual(before);
+    expect(writer.backlog).toBeGreaterThan(0);
   });
 
   it('whose record never committed leaves what went ahead of it out of the state a start loads', async () => {
