@@ -14,25 +14,29 @@ import type { ShardStatsBoard } from './stats.js';
 
 const PRUNE_EVERY_MS = 3600_000;
 /**
- * A checkpoint starts once this many records are noted, or this long after the last one. Handing
- * records to lmdb-js cost the shard's thread about 1.5 µs each (msgpackr records; 0.6-1 µs in
- * record-codec.ts's form). When all went in one turn, 8192 records every 200 ms stalled an order
- * for 2-10 ms (p99 2.8-3.2 ms at 2k/s), 1024 every 25 ms kept a stall under a millisecond (p99
- * 2.3 ms); 512 every 10 ms paid more in commits than it saved. Most of a checkpoint now goes in
- * slices (checkpoint.ts), but larger ones still raised the p99 at 2k/s (bench/shard.bench.ts;
- * docs/architecture.md, "Measured").
+ * When a checkpoint starts. Its cost is in LMDB pages: the history tables are keyed by account, so
+ * a checkpoint rewrites about a leaf per account it touches in each of them, however few records
+ * each account brings. Under load it therefore pays to let records gather: REST orders at 32 in
+ * flight over 2,000 accounts went from 7.3-10.0k/s to 9.6-12.7k/s (three alternating pairs), from
+ * 8.4-13.6 to 3.3-6.4 KB written and from 32-48 to 19-31 µs of LMDB and GC CPU an order, when
+ * checkpoints went every 500 ms instead of every 1,024 records (docs/architecture.md, "Measured").
+ * At a light load the disk has room and small checkpoints keep the tail short (8,192 records every
+ * 200 ms once stalled an order for 2-10 ms at 2k/s), so a checkpoint that holds fewer than
+ * CHECKPOINT_LIGHT_RECORDS starts CHECKPOINT_EVERY_MS after the last; a larger one waits for
+ * CHECKPOINT_HEAVY_EVERY_MS, or until CHECKPOINT_MAX_RECORDS are noted.
  */
-const CHECKPOINT_RECORDS = 1024;
 const CHECKPOINT_EVERY_MS = 25;
+const CHECKPOINT_LIGHT_RECORDS = 1024;
+const CHECKPOINT_HEAVY_EVERY_MS = 500;
 /**
  * While commands wait in the rings a due checkpoint waits too, so its puts never sit between
- * queued orders and their sync. Under a full load that also makes checkpoints larger, and larger
- * ones coalesce more (an account changed by fifty orders is written once): 512 orders in flight
- * went from 33.4-34.2k/s to 35.7-36.7k/s, 43-44 to 40-42 µs of CPU per order. The wait ends at
- * this backlog, which bounds the memory the noted changes hold, the journal a start replays, and
- * the stall of the checkpoint that then goes first (its state's puts; its history goes in slices).
+ * queued orders and their sync. Under a full load that also makes checkpoints larger: 512 orders
+ * in flight went from 33.4-34.2k/s to 35.7-36.7k/s, 43-44 to 40-42 µs of CPU per order. Every
+ * wait ends at this backlog, which bounds the memory the noted changes hold, the journal a start
+ * replays, and the stall of the checkpoint that then goes first (its state's puts; its history
+ * goes in slices).
  */
-const CHECKPOINT_DEFER_MAX_RECORDS = 16 * CHECKPOINT_RECORDS;
+const CHECKPOINT_MAX_RECORDS = 32 * 1024;
 /**
  * After a failed checkpoint (a full disk, a failed sync) the next one waits twice as long as the
  * last, up to this: each retry writes everything noted since the last durable one again, so
@@ -90,11 +94,14 @@ export class ShardUpkeep {
     const { opts } = this;
     let started = false;
     const sinceMs = nowMs - this.lastCheckpointMs;
-    const checkpointDue = this.failedInARow === 0
-      ? checkpoint.backlog >= CHECKPOINT_RECORDS || sinceMs >= CHECKPOINT_EVERY_MS
-      : sinceMs >= Math.min(CHECKPOINT_RETRY_MAX_MS, CHECKPOINT_EVERY_MS * 2 ** this.failedInARow);
-    if (target.health.state !== 'failed' && !checkpoint.inFlight && checkpoint.backlog > 0 && checkpointDue
-      && (!ordersWaiting || checkpoint.backlog >= CHECKPOINT_DEFER_MAX_RECORDS)) {
+    const { backlog } = checkpoint;
+    const waitMs = this.failedInARow > 0
+      ? Math.min(CHECKPOINT_RETRY_MAX_MS, CHECKPOINT_EVERY_MS * 2 ** this.failedInARow)
+      : backlog < CHECKPOINT_LIGHT_RECORDS ? CHECKPOINT_EVERY_MS : CHECKPOINT_HEAVY_EVERY_MS;
+    const checkpointDue = backlog >= CHECKPOINT_MAX_RECORDS
+      ? this.failedInARow === 0 || sinceMs >= waitMs
+      : sinceMs >= waitMs && !ordersWaiting;
+    if (target.health.state !== 'failed' && !checkpoint.inFlight && backlog > 0 && checkpointDue) {
       this.lastCheckpointMs = nowMs;
       started = true;
       checkpoint.begin(engine.idCounter)?.then(

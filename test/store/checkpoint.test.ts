@@ -4,7 +4,8 @@
 // (a table whose puts fail for one account stands in for a failed transaction); a start after a
 // crash between those writes and the record loads none of them as state (src/store/checkpoint.ts);
 // a checkpoint that fails hands what it held to the next, which the shard's upkeep retries later
-// and later while they fail (src/shard/upkeep.ts).
+// and later while they fail; the upkeep lets records gather under load, not at a light one
+// (src/shard/upkeep.ts).
 import fs from 'node:fs';
 import type { Durability } from '../../src/config/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -219,5 +220,47 @@ describe('the shard upkeep after a failed checkpoint', () => {
     apply(place('usd1', 'EURUSD', 'buy', 1));
     expect(await startsAt(375)).toBe(true);
     expect(stats.read().checkpoints).toBe(2);
+  });
+});
+
+describe('when the shard upkeep starts a checkpoint', () => {
+  it('25 ms after the last under a light load, 500 ms under a heavy one, and at once past 32k records', async () => {
+    const logins = Array.from({ length: 100 }, (_, i) => String(400_000 + i));
+    const { store, recovered: { engine, checkpoint }, apply } = shard(logins);
+    const stats = ShardStatsBoard.create();
+    const upkeep = new ShardUpkeep({
+      shard: 0, store, eventRetentionMs: DAY_MS, clientIdRetentionMs: DAY_MS, log: createLogger('silent'), stats,
+      onCheckpoint: () => undefined, toMain: () => undefined,
+    });
+    const target = { engine, checkpoint, health: { state: 'ok' } as const };
+    const t0 = Date.now() + 1000;
+    const startsAt = async (offsetMs: number, ordersWaiting = false): Promise<boolean> => {
+      const started = upkeep.run((t0 + offsetMs) as UnixMs, target, ordersWaiting);
+      await upkeep.settle(checkpoint);
+      return started;
+    };
+    let placed = 0;
+    const placeUntil = (records: number): void => {
+      while (checkpoint.backlog < records) apply(place(logins[placed++ % logins.length]!, 'EURUSD', 'buy', 1));
+    };
+    placeUntil(1);
+    expect(await startsAt(0)).toBe(true);
+
+    placeUntil(1);
+    expect(await startsAt(24)).toBe(false);
+    expect(await startsAt(25)).toBe(true);
+
+    // A heavy backlog gathers (fewer leaves per order), and still waits while orders are queued.
+    placeUntil(1024);
+    expect(await startsAt(50)).toBe(false);
+    expect(await startsAt(524)).toBe(false);
+    expect(await startsAt(525, true)).toBe(false);
+    expect(await startsAt(525)).toBe(true);
+
+    placeUntil(32 * 1024);
+    expect(await startsAt(526, true)).toBe(true);
+    expect(checkpoint.backlog).toBe(0);
+    expect(checkpointOf(store).lsn).toBe(checkpoint.notedLsn);
+    expect(stats.read()).toMatchObject({ checkpoints: 4, checkpointsFailed: 0 });
   });
 });
