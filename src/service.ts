@@ -20,6 +20,7 @@ import { KeyRing } from './gateway/auth/key-ring.js';
 import { openReplayGuard, saveReplayGuard } from './gateway/auth/replay-memory.js';
 import { TIMESTAMP_WINDOW_MS } from './gateway/auth/verify.js';
 import type { GatewayContext } from './gateway/context.js';
+import { healthAnswer } from './gateway/health.js';
 import { Exchange } from './gateway/http.js';
 import { RestLimiter } from './gateway/limits/rest-limiter.js';
 import { poolShardStats } from './gateway/metrics/pool-shard-stats.js';
@@ -196,14 +197,8 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
   httpApp.get('/health', (res, req) => {
     const ex = Exchange.open(res, req);
     if (!ex) return;
-    if (!ready) {
-      ex.json(503, { status: 'starting' });
-      return;
-    }
-    const journals = pool.journalHealth().map((journal, shard) => ({ shard, ...journal })).filter((j) => j.state !== 'ok');
-    // Orders are refused while a shard's journal cannot make them durable: the service says so here.
-    if (journals.length === 0) ex.json(200, { status: 'ok' });
-    else ex.json(503, { status: 'journal_unavailable', journals });
+    const { status, body } = healthAnswer(ready, pool);
+    ex.json(status, body);
   });
 
   const consoleApp = uWS.App();

@@ -67,7 +67,7 @@ export function openApiDocument(version: string): Json {
         get: {
           summary: 'Service health: 200 once every listener and shard is up', security: [],
           responses: {
-            200: { description: 'Up', content: json(ref('Health')) },
+            200: { description: 'Up: ok, or degraded while a shard\'s checkpoints fail (orders are still accepted and durable)', content: json(ref('Health')) },
             503: { description: 'Starting, or a shard\'s journal cannot make orders durable (journal_unavailable)', content: json(ref('Health')) },
           },
         },

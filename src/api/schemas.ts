@@ -221,12 +221,23 @@ export const ServerTimeSchema = {
 export const HealthSchema = {
   type: 'object', additionalProperties: false, required: ['status'],
   properties: {
-    status: { type: 'string', enum: ['ok', 'starting', 'journal_unavailable'] },
+    status: { type: 'string', enum: ['ok', 'degraded', 'starting', 'journal_unavailable'] },
     journals: {
       type: 'array', description: 'With journal_unavailable: each shard whose journal cannot make orders durable now',
       items: {
         type: 'object', additionalProperties: false, required: ['shard', 'state', 'message'],
         properties: { shard: { type: 'integer', minimum: 0 }, state: { type: 'string', enum: ['full', 'failed'] }, message: { type: 'string' } },
+      },
+    },
+    checkpoints: {
+      type: 'array',
+      description: 'With degraded: each shard whose checkpoints fail. Orders are still accepted and durable in the journal, which keeps everything since the last durable checkpoint until one succeeds',
+      items: {
+        type: 'object', additionalProperties: false, required: ['shard', 'failed_in_a_row', 'since', 'message'],
+        properties: {
+          shard: { type: 'integer', minimum: 0 }, failed_in_a_row: { type: 'integer', minimum: 1 },
+          since: { ...isoTime, description: 'When the first of the failed checkpoints started' }, message: { type: 'string' },
+        },
       },
     },
   },

@@ -11,7 +11,7 @@
 // never holds its thread for long; `backlogged` tells the caller to come back soon.
 import type { AccountRecord, Command, DeadManFiredResult, EngineEvent, Quote, UnixMs } from '../engine/types.js';
 import { ConflatingWriter } from '../ring/index.js';
-import type { Answer, CommandItem, EquitySample, JournalHealth, LiveAccount, Query, ShardInbound, ShardOutbound } from './protocol.js';
+import type { Answer, CheckpointHealth, CommandItem, EquitySample, JournalHealth, LiveAccount, Query, ShardInbound, ShardOutbound } from './protocol.js';
 import { shardOf } from './protocol.js';
 
 export interface ShardTransport {
@@ -38,6 +38,7 @@ export interface ShardListener {
   /** The shard's tables now reflect its journal up to `lsn`. */
   readonly checkpoint?: (shard: number, lsn: number) => void;
   readonly health?: (shard: number, health: JournalHealth) => void;
+  readonly checkpointHealth?: (shard: number, health: CheckpointHealth) => void;
   /** A dead-man's switch fired (its events arrive as any others). */
   readonly deadMan?: (fired: DeadManFiredResult, shard: number) => void;
   /** Live P&L of the accounts asked for with live(): conflated, never replayed, no seq. */
@@ -240,6 +241,7 @@ export class ShardClient {
     switch (frame.t) {
       case 'checkpoint': this.each((l) => l.checkpoint?.(frame.shard, frame.lsn)); break;
       case 'health': this.each((l) => l.health?.(frame.shard, frame.journal)); break;
+      case 'checkpointHealth': this.each((l) => l.checkpointHealth?.(frame.shard, frame.checkpoint)); break;
       case 'equity': this.each((l) => l.equity?.(frame.atMs, frame.samples)); break;
       case 'live': this.each((l) => l.live?.(frame.accounts, frame.ts)); break;
     }

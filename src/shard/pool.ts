@@ -8,7 +8,7 @@ import type { Logger } from '../base/log.js';
 import { ThreadMemoryBoard, type ThreadMemory } from '../base/thread-memory.js';
 import { ShardCalls } from './calls.js';
 import { ShardClient } from './client.js';
-import type { JournalHealth, ShardSignal } from './protocol.js';
+import type { CheckpointHealth, JournalHealth, ShardSignal } from './protocol.js';
 import { RingTransport } from './ring-transport.js';
 import { ShardStatsBoard, type ShardFigures } from './stats.js';
 import type { LaneFigures } from './client.js';
@@ -64,6 +64,7 @@ export class ShardPool {
   private readonly memoryBoards: ThreadMemoryBoard[] = [];
   private readonly rings: { readonly mainIn: RingChannel; readonly mainOut: RingChannel; readonly fixIn: RingChannel; readonly fixOut: RingChannel }[] = [];
   private readonly journals: JournalHealth[];
+  private readonly checkpoints: CheckpointHealth[];
   private readonly inbox: Inbox;
   private running = true;
   private stoppedSignals = 0;
@@ -98,8 +99,10 @@ export class ShardPool {
     this.client = new ShardClient(new RingTransport(fromMain, toMain), (err) => opts.log.error({ err }, 'shard answer handler failed'));
     this.calls = new ShardCalls(this.client);
     this.journals = this.workers.map(() => ({ state: 'ok' }));
+    this.checkpoints = this.workers.map(() => ({ state: 'ok' }));
     this.client.listen({
       health: (shard, health) => { this.journals[shard] = health; },
+      checkpointHealth: (shard, health) => { this.checkpoints[shard] = health; },
     });
   }
 
@@ -130,6 +133,9 @@ export class ShardPool {
 
   /** Each shard's journal: whether it can make orders durable now (for /health). */
   journalHealth(): readonly JournalHealth[] { return this.journals; }
+
+  /** Each shard's checkpoints: whether they become durable (for /health). */
+  checkpointHealth(): readonly CheckpointHealth[] { return this.checkpoints; }
 
   async stop(): Promise<void> {
     const stopped = new Promise<void>((resolve) => { this.onStopped = resolve; });

@@ -60,6 +60,15 @@ export type JournalHealth =
   | { readonly state: 'ok' }
   | { readonly state: 'full' | 'failed'; readonly message: string };
 
+/**
+ * Whether the shard's checkpoints become durable. Failing ones refuse nothing (orders are durable
+ * in the journal), but the journal then keeps everything since the last durable one, and a start
+ * replays all of it.
+ */
+export type CheckpointHealth =
+  | { readonly state: 'ok' }
+  | { readonly state: 'failing'; readonly failedInARow: number; readonly sinceMs: UnixMs };
+
 export type ShardOutbound =
   /**
    * One frame per processed batch and peer, written once the batch's journal records are durable.
@@ -79,6 +88,8 @@ export type ShardOutbound =
   | { readonly t: 'checkpoint'; readonly shard: number; readonly lsn: number }
   /** To the main thread, when it changes: whether the shard can make orders durable. */
   | { readonly t: 'health'; readonly shard: number; readonly journal: JournalHealth }
+  /** To the main thread, after each failed checkpoint and once one is durable again. */
+  | { readonly t: 'checkpointHealth'; readonly shard: number; readonly checkpoint: CheckpointHealth }
   /** To the main thread, once a minute: every account's balance and equity, for the equity history. */
   | { readonly t: 'equity'; readonly shard: number; readonly atMs: UnixMs; readonly samples: readonly EquitySample[] }
   /** To the main thread: live P&L of the accounts it asked for, conflated (see live-pnl.ts). */

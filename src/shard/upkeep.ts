@@ -9,7 +9,7 @@ import type { CheckpointWriter } from '../store/checkpoint.js';
 import { pruneHistory } from '../store/retention.js';
 import type { ShardStore } from '../store/store.js';
 import type { Logger } from '../base/log.js';
-import type { JournalHealth, ShardOutbound } from './protocol.js';
+import type { CheckpointHealth, JournalHealth, ShardOutbound } from './protocol.js';
 import type { ShardStatsBoard } from './stats.js';
 
 const PRUNE_EVERY_MS = 3600_000;
@@ -74,7 +74,7 @@ export interface UpkeepOptions {
 
 export class ShardUpkeep {
   private lastCheckpointMs = Date.now();
-  private failedInARow = 0;
+  private checkpoints: CheckpointHealth = { state: 'ok' };
   private pruneDueMs = 0;
   private pruning: Promise<void> | null = null;
   private health: JournalHealth | null = null;
@@ -82,6 +82,10 @@ export class ShardUpkeep {
   private sampledAccounts = 0;
 
   constructor(private readonly opts: UpkeepOptions) {}
+
+  private get failedInARow(): number {
+    return this.checkpoints.state === 'failing' ? this.checkpoints.failedInARow : 0;
+  }
 
   /** Whether something runs behind that wants the shard to come back soon. */
   busy(target: UpkeepTarget): boolean {
@@ -106,15 +110,21 @@ export class ShardUpkeep {
       started = true;
       checkpoint.begin(engine.idCounter)?.then(
         (lsn) => {
-          this.failedInARow = 0;
           opts.stats.checkpoint(true);
           opts.onCheckpoint(lsn);
           opts.toMain({ t: 'checkpoint', shard: opts.shard, lsn });
+          if (this.checkpoints.state === 'failing') {
+            opts.log.warn({ failedInARow: this.failedInARow }, 'checkpoint durable again');
+            this.checkpoints = { state: 'ok' };
+            opts.toMain({ t: 'checkpointHealth', shard: opts.shard, checkpoint: this.checkpoints });
+          }
         },
         (err: unknown) => {
-          this.failedInARow++;
+          const sinceMs = this.checkpoints.state === 'failing' ? this.checkpoints.sinceMs : nowMs;
+          this.checkpoints = { state: 'failing', failedInARow: this.failedInARow + 1, sinceMs };
           opts.stats.checkpoint(false);
           opts.log.error({ err, failedInARow: this.failedInARow }, 'checkpoint failed (the journal still holds everything; the next one retries)');
+          opts.toMain({ t: 'checkpointHealth', shard: opts.shard, checkpoint: this.checkpoints });
         },
       );
     }

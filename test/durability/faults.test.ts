@@ -5,8 +5,9 @@
 // - a crash right after a journal sync, before the batch's answers and its checkpoint, a crash
 //   while a checkpoint is being written, and one between what it writes ahead and its record: the restart
 //   replays to exactly the state of a clean run of the same commands;
-// - a checkpoint that fails (its commit on a full disk): the next one writes what it held, so a
-//   restart has the state of a clean run;
+// - a checkpoint that fails (its commit on a full disk): orders are still accepted, /health says
+//   `degraded` until one is durable again, and the next one writes what it held, so a restart has
+//   the state of a clean run;
 // - a full disk: orders get 503 `unavailable` and /health says so, and both recover once there is
 //   room again; a failing sync stops acknowledging for good, and a restart recovers what was
 //   acknowledged;
@@ -31,7 +32,13 @@ async function start(dataDir: string, config: Record<string, unknown>, faults?: 
   return server;
 }
 
-async function health(server: RunningServer): Promise<{ status: number; body: { status: string; journals?: { shard: number; state: string; message: string }[] } }> {
+interface HealthBody {
+  readonly status: string;
+  readonly journals?: { shard: number; state: string; message: string }[];
+  readonly checkpoints?: { shard: number; failed_in_a_row: number; since: string; message: string }[];
+}
+
+async function health(server: RunningServer): Promise<{ status: number; body: HealthBody }> {
   const res = await fetch(`${server.http}/health`);
   return { status: res.status, body: await res.json() as { status: string } };
 }
@@ -145,6 +152,33 @@ describe('a checkpoint that fails', () => {
     }
     expect(await second.stop()).toBe(0);
   }
+
+  it('leaves orders accepted and /health 200 but degraded, naming the shard, until one is durable again', async () => {
+    const dataDir = tempDir();
+    const full = path.join(dataDir, 'disk-full');
+    const server = await start(dataDir, { shards: 1 }, { checkpoint: { fail_while: full } });
+    expect((await health(server)).body).toEqual({ status: 'ok' });
+    fs.writeFileSync(full, '');
+    const startedMs = Date.now();
+    expect((await operatorPost(server, '/console/api/orders', marketOrder('100001', 'c1'))).status).toBe(200);
+    await server.waitForLog((l) => l.msg.startsWith('checkpoint failed'));
+    // The shard tells the main thread before it answers anything later: this answer comes after.
+    expect((await operatorPost(server, '/console/api/orders', marketOrder('100002', 'c2'))).status).toBe(200);
+    const degraded = await health(server);
+    expect(degraded.status).toBe(200);
+    expect(degraded.body.status).toBe('degraded');
+    expect(degraded.body.checkpoints).toHaveLength(1);
+    const [failing] = degraded.body.checkpoints!;
+    expect(failing).toMatchObject({ shard: 0, message: expect.stringMatching(/durable in the journal/) });
+    expect(failing!.failed_in_a_row).toBeGreaterThanOrEqual(1);
+    expect(Date.parse(failing!.since)).toBeGreaterThanOrEqual(startedMs - 1000);
+
+    fs.rmSync(full);
+    await server.waitForLog((l) => l.msg === 'checkpoint durable again');
+    expect((await operatorPost(server, '/console/api/orders', marketOrder('100003', 'c3'))).status).toBe(200);
+    expect(await health(server)).toEqual({ status: 200, body: { status: 'ok' } });
+    expect(await server.stop()).toBe(0);
+  }, 120_000);
 
   it('is written with the next one: the closes it held survive a restart, as in a clean run', async () => {
     // The closes change positions and accounts a checkpoint held before, which go with the record:
