@@ -120,8 +120,8 @@ export class ShardUpkeep {
           }
         },
         (err: unknown) => {
-          const sinceMs = this.checkpoints.state === 'failing' ? this.checkpoints.sinceMs : nowMs;
-          this.checkpoints = { state: 'failing', failedInARow: this.failedInARow + 1, sinceMs };
+          const firstFailedMs = this.checkpoints.state === 'failing' ? this.checkpoints.sinceMs : nowMs;
+          this.checkpoints = { state: 'failing', failedInARow: this.failedInARow + 1, sinceMs: firstFailedMs };
           opts.stats.checkpoint(false);
           opts.log.error({ err, failedInARow: this.failedInARow }, 'checkpoint failed (the journal still holds everything; the next one retries)');
           opts.toMain({ t: 'checkpointHealth', shard: opts.shard, checkpoint: this.checkpoints });
