@@ -4,7 +4,8 @@
 // (a table whose puts fail for one account stands in for a failed transaction); a start after a
 // crash between those writes and the record loads none of them as state (src/store/checkpoint.ts);
 // a checkpoint that fails hands what it held to the next, which the shard's upkeep retries later
-// and later while they fail; the upkeep lets records gather under load, not at a light one
+// and later while they fail, telling the main thread how they fare; the upkeep lets records
+// gather under load, not at a light one
 // (src/shard/upkeep.ts).
 import fs from 'node:fs';
 import type { Durability } from '../../src/config/types.js';
@@ -17,6 +18,7 @@ import { FsJournalIo } from '../../src/store/journal/io.js';
 import { checkpointOf, openShardStore, type ShardStore } from '../../src/store/store.js';
 import { recoverShard, type Recovered } from '../../src/shard/recovery.js';
 import { ShardStatsBoard } from '../../src/shard/stats.js';
+import type { ShardOutbound } from '../../src/shard/protocol.js';
 import { ShardUpkeep } from '../../src/shard/upkeep.js';
 import { createLogger } from '../../src/base/log.js';
 import { account, close, DAY_MS, ok, pending, place, SYMBOLS, tick, WED_NOON } from '../engine/fixtures.js';
@@ -183,27 +185,40 @@ describe('a checkpoint', () => {
   });
 });
 
+/**
+ * A shard upkeep over the shard, started a second before `t0`, so the first checkpoint is due by
+ * time; `startsAt(offsetMs)` runs it at t0 + offsetMs and waits for what it started.
+ */
+function upkeepOf({ store, recovered: { engine, checkpoint } }: ReturnType<typeof shard>) {
+  const stats = ShardStatsBoard.create();
+  const toMain: ShardOutbound[] = [];
+  const upkeep = new ShardUpkeep({
+    shard: 0, store, eventRetentionMs: DAY_MS, clientIdRetentionMs: DAY_MS, log: createLogger('silent'), stats,
+    onCheckpoint: () => undefined, toMain: (frame) => { toMain.push(frame); },
+  });
+  const target = { engine, checkpoint, health: { state: 'ok' } as const };
+  const t0 = Date.now() + 1000;
+  const startsAt = async (offsetMs: number, ordersWaiting = false): Promise<boolean> => {
+    const started = upkeep.run((t0 + offsetMs) as UnixMs, target, ordersWaiting);
+    await upkeep.settle(checkpoint);
+    return started;
+  };
+  /** What the main thread was last told of the checkpoints' health. */
+  const health = (): unknown => toMain.filter((f) => f.t === 'checkpointHealth').at(-1)?.checkpoint;
+  return { stats, startsAt, health, t0 };
+}
+
 describe('the shard upkeep after a failed checkpoint', () => {
   it('waits twice as long before each retry while checkpoints fail, and as usual once one is durable', async () => {
     let failing = true;
-    const { store, recovered: { engine, checkpoint }, apply } = shard(['usd1'], { afterAhead: () => { if (failing) throw new Error('disk full'); } });
-    const stats = ShardStatsBoard.create();
-    const upkeep = new ShardUpkeep({
-      shard: 0, store, eventRetentionMs: DAY_MS, clientIdRetentionMs: DAY_MS, log: createLogger('silent'), stats,
-      onCheckpoint: () => undefined, toMain: () => undefined,
-    });
-    const target = { engine, checkpoint, health: { state: 'ok' } as const };
-    // Past the upkeep's own start, so the first checkpoint is due by time.
-    const t0 = Date.now() + 1000;
-    const startsAt = async (offsetMs: number): Promise<boolean> => {
-      const started = upkeep.run((t0 + offsetMs) as UnixMs, target, false);
-      await upkeep.settle(checkpoint);
-      return started;
-    };
+    const s = shard(['usd1'], { afterAhead: () => { if (failing) throw new Error('disk full'); } });
+    const { store, recovered: { checkpoint }, apply } = s;
+    const { stats, startsAt, health, t0 } = upkeepOf(s);
     apply(place('usd1', 'EURUSD', 'buy', 1));
 
     expect(await startsAt(0)).toBe(true);
     expect(stats.read().checkpointsFailed).toBe(1);
+    expect(health()).toEqual({ state: 'failing', failedInARow: 1, sinceMs: t0 });
     // 50 ms after the failed one, not 25.
     expect(await startsAt(25)).toBe(false);
     expect(await startsAt(50)).toBe(true);
@@ -212,10 +227,12 @@ describe('the shard upkeep after a failed checkpoint', () => {
     expect(await startsAt(125)).toBe(false);
     expect(await startsAt(150)).toBe(true);
     expect(stats.read().checkpointsFailed).toBe(3);
+    expect(health()).toEqual({ state: 'failing', failedInARow: 3, sinceMs: t0 });
 
     failing = false;
     expect(await startsAt(350)).toBe(true);
     expect(stats.read()).toMatchObject({ checkpoints: 1, checkpointsFailed: 3 });
+    expect(health()).toEqual({ state: 'ok' });
     expect(checkpointOf(store).lsn).toBe(checkpoint.notedLsn);
     apply(place('usd1', 'EURUSD', 'buy', 1));
     expect(await startsAt(375)).toBe(true);
@@ -226,19 +243,9 @@ describe('the shard upkeep after a failed checkpoint', () => {
 describe('when the shard upkeep starts a checkpoint', () => {
   it('25 ms after the last under a light load, 500 ms under a heavy one, and at once past 32k records', async () => {
     const logins = Array.from({ length: 100 }, (_, i) => String(400_000 + i));
-    const { store, recovered: { engine, checkpoint }, apply } = shard(logins);
-    const stats = ShardStatsBoard.create();
-    const upkeep = new ShardUpkeep({
-      shard: 0, store, eventRetentionMs: DAY_MS, clientIdRetentionMs: DAY_MS, log: createLogger('silent'), stats,
-      onCheckpoint: () => undefined, toMain: () => undefined,
-    });
-    const target = { engine, checkpoint, health: { state: 'ok' } as const };
-    const t0 = Date.now() + 1000;
-    const startsAt = async (offsetMs: number, ordersWaiting = false): Promise<boolean> => {
-      const started = upkeep.run((t0 + offsetMs) as UnixMs, target, ordersWaiting);
-      await upkeep.settle(checkpoint);
-      return started;
-    };
+    const s = shard(logins);
+    const { store, recovered: { checkpoint }, apply } = s;
+    const { stats, startsAt, health } = upkeepOf(s);
     let placed = 0;
     const placeUntil = (records: number): void => {
       while (checkpoint.backlog < records) apply(place(logins[placed++ % logins.length]!, 'EURUSD', 'buy', 1));
@@ -262,5 +269,6 @@ describe('when the shard upkeep starts a checkpoint', () => {
     expect(checkpoint.backlog).toBe(0);
     expect(checkpointOf(store).lsn).toBe(checkpoint.notedLsn);
     expect(stats.read()).toMatchObject({ checkpoints: 4, checkpointsFailed: 0 });
+    expect(health()).toBeUndefined();
   });
 });
