@@ -5,8 +5,7 @@
 // crash between those writes and the record loads none of them as state (src/store/checkpoint.ts);
 // a checkpoint that fails hands what it held to the next, which the shard's upkeep retries later
 // and later while they fail, telling the main thread how they fare; the upkeep lets records
-// gather under load, not at a light one
-// (src/shard/upkeep.ts).
+// gather under load, not at a light one (src/shard/upkeep.ts).
 import fs from 'node:fs';
 import type { Durability } from '../../src/config/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
