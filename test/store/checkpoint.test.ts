@@ -240,7 +240,7 @@ describe('the shard upkeep after a failed checkpoint', () => {
 });
 
 describe('when the shard upkeep starts a checkpoint', () => {
-  it('25 ms after the last under a light load, 500 ms under a heavy one, and at once past 32k records', async () => {
+  it('25 ms after the last while records come slowly, 500 ms while they come fast, and at once past 32k records', async () => {
     const logins = Array.from({ length: 100 }, (_, i) => String(400_000 + i));
     const s = shard(logins);
     const { store, recovered: { checkpoint }, apply } = s;
@@ -256,18 +256,25 @@ describe('when the shard upkeep starts a checkpoint', () => {
     expect(await startsAt(24)).toBe(false);
     expect(await startsAt(25)).toBe(true);
 
-    // A heavy backlog gathers (fewer leaves per order), and still waits while orders are queued.
+    // Records noted as fast as 1,024 in 25 ms gather (fewer leaves per order), and still wait while
+    // orders are queued.
     placeUntil(1024);
     expect(await startsAt(50)).toBe(false);
+    placeUntil(1024 * 499 / 25);
     expect(await startsAt(524)).toBe(false);
     expect(await startsAt(525, true)).toBe(false);
     expect(await startsAt(525)).toBe(true);
 
+    // A backlog as large, noted more slowly (a light load behind a slow checkpoint), goes at once.
+    placeUntil(1100);
+    expect(await startsAt(550)).toBe(false);
+    expect(await startsAt(625)).toBe(true);
+
     placeUntil(32 * 1024);
-    expect(await startsAt(526, true)).toBe(true);
+    expect(await startsAt(626, true)).toBe(true);
     expect(checkpoint.backlog).toBe(0);
     expect(checkpointOf(store).lsn).toBe(checkpoint.notedLsn);
-    expect(stats.read()).toMatchObject({ checkpoints: 4, checkpointsFailed: 0 });
+    expect(stats.read()).toMatchObject({ checkpoints: 5, checkpointsFailed: 0 });
     expect(health()).toBeUndefined();
   });
 });
