@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EquityHistory, equityStepMs } from '../../src/console/equity/equity-history.js';
 import { KeySeries } from '../../src/console/key-series/key-series.js';
+import { eventLoopTurn } from '../../src/base/event-loop-turn.js';
 import { KeyTally, mergeRows, Tally } from '../../src/console/key-series/tally.js';
 import { bucketOf, bucketUpperUs } from '../../src/gateway/stats/latency-histogram.js';
 import { sessionState } from '../../src/console/quote-routes.js';
@@ -131,6 +132,33 @@ describe('series pieces', () => {
       later.roll(clock.ms);
       await later.stop();
       expect(tables.keySeries1m.get(['k1', t0])).toBeUndefined();
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('closes a bucket of many keys a slice per event-loop turn, reading it from memory until its rows are stored', async () => {
+    const dir = tempDir();
+    const store = openStore(dir, 'none', 1);
+    try {
+      const tables = chartTables(store);
+      const t0 = Date.UTC(2026, 0, 15, 12, 0, 0);
+      const clock = { ms: t0 + 1_000, nowMs() { return this.ms; } };
+      const keyIds = Array.from({ length: 1000 }, (_, i) => `k${i}`);
+      const series = new KeySeries({ tables, clock, scheduler: { schedule: () => () => {} }, log: createLogger('silent'), keyIds: () => keyIds });
+      for (const [i, keyId] of keyIds.entries()) for (let n = 0; n <= i % 3; n++) series.record(keyId, 'GET /v1/positions', null, 200);
+      const tenS = (startMs: number) => ({ fromMs: startMs, toMs: startMs, stepMs: 10_000 });
+      clock.ms = t0 + 60_500;
+      series.roll(clock.ms);
+      // One turn later most rows are still being made: nothing is stored, and every key still reads its bucket.
+      await eventLoopTurn();
+      expect(tables.keySeries10s.getKeysCount()).toBe(0);
+      expect(keyIds.map((k) => series.rows(k, '10s', tenS(t0)).get(t0)?.total.requests)).toEqual(keyIds.map((_, i) => 1 + i % 3));
+      expect(series.rows('k999', '1m', { fromMs: t0, toMs: t0, stepMs: 60_000 }).get(t0)?.total.requests).toBe(1);
+      await series.stop();
+      expect(tables.keySeries10s.getKeysCount()).toBe(1000);
+      expect(tables.keySeries1m.get(['k998', t0])?.total.requests).toBe(3);
+      expect(series.rows('k998', '10s', tenS(t0)).get(t0)?.total.requests).toBe(3);
     } finally {
       await store.close();
     }
