@@ -122,7 +122,8 @@ function fixedRow(name: string, r: LoadResult, note: string): Row {
   return {
     name, median: ms(r.latencyUs.getValueAtPercentile(50)), p99: ms(r.latencyUs.getValueAtPercentile(99)),
     throughput: perSec(r.completed / (r.elapsedMs / 1000)),
-    note: `${note}; max ${ms(r.latencyUs.maxValue)}; driver pacer lateness p99 ${ms(late.getValueAtPercentile(99))}; server ${us(cpuPerRequestUs(r))} CPU/req; ${statusNote(r)}`,
+    note: `${note}; max ${ms(r.latencyUs.maxValue)}; driver pacer lateness p99 ${ms(late.getValueAtPercentile(99))}; `
+      + `from each request's write to its answer p50 ${ms(r.fromWriteUs!.getValueAtPercentile(50))}, p99 ${ms(r.fromWriteUs!.getValueAtPercentile(99))}; server ${us(cpuPerRequestUs(r))} CPU/req; ${statusNote(r)}`,
   };
 }
 

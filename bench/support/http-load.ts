@@ -28,6 +28,11 @@ export interface LoadResult {
    * Requests that waited for a free connection are not in it: that wait is the server's.
    */
   readonly pacerLateUs: Histogram | null;
+  /**
+   * Fixed rate only: from each request's write to its answer (µs), without the pacer's lateness or
+   * the wait for a free connection: the server's and loopback's part of `latencyUs`.
+   */
+  readonly fromWriteUs: Histogram | null;
   /** CPU the server used while measuring, ms (when a `cpuMs` probe was given). */
   readonly serverCpuMs: number | null;
   /** CPU this driver process used while measuring, ms (closed loop only: the pacer of a fixed rate spins). */
@@ -161,7 +166,7 @@ export async function closedLoop(o: ClosedLoopOptions): Promise<LoadResult> {
   stopping = true;
   await Promise.race([lost, new Promise<void>((resolve) => { drained = resolve; if (inFlight === 0) resolve(); })]);
   for (const c of conns) c.socket.destroy();
-  return { latencyUs, completed, elapsedMs, statuses, pacerLateUs: null, serverCpuMs, driverCpuMs, ...(serverUsage === undefined ? {} : { serverUsage }) };
+  return { latencyUs, completed, elapsedMs, statuses, pacerLateUs: null, fromWriteUs: null, serverCpuMs, driverCpuMs, ...(serverUsage === undefined ? {} : { serverUsage }) };
 }
 
 export interface FixedRateOptions {
@@ -180,12 +185,13 @@ export async function fixedRate(o: FixedRateOptions): Promise<LoadResult> {
   const total = o.warmup + o.count;
   const latencyUs = histogram();
   const pacerLateUs = histogram();
+  const fromWriteUs = histogram();
   const statuses = new Map<number, number>();
   const intervalUs = 1e6 / o.ratePerSec;
   const idle: Connection[] = [];
   const backlog: number[] = [];
-  /** Request index per connection, in flight. */
-  const current = new Map<Connection, number>();
+  /** Request index and write time (µs) per connection, in flight. */
+  const current = new Map<Connection, { readonly i: number; readonly writtenUs: number }>();
   let t0Us = 0;
   let sent = 0;
   let done = 0;
@@ -193,16 +199,18 @@ export async function fixedRate(o: FixedRateOptions): Promise<LoadResult> {
   const intendedUs = (i: number): number => t0Us + i * intervalUs;
 
   const dispatch = (conn: Connection, i: number): void => {
-    current.set(conn, i);
-    conn.send(o.request(i), intendedUs(i));
+    const bytes = o.request(i);
+    current.set(conn, { i, writtenUs: nowUs() });
+    conn.send(bytes, intendedUs(i));
   };
 
   const { conns, lost } = await connect(o.port, o.connections, (conn, status) => {
     const t = nowUs();
-    const i = current.get(conn)!;
+    const { i, writtenUs } = current.get(conn)!;
     conn.startedUs.shift();
     if (i >= o.warmup) {
       latencyUs.recordValue(Math.max(1, Math.round(t - intendedUs(i))));
+      fromWriteUs.recordValue(Math.max(1, Math.round(t - writtenUs)));
       bump(statuses, status);
     }
     const next = backlog.shift();
@@ -240,5 +248,5 @@ export async function fixedRate(o: FixedRateOptions): Promise<LoadResult> {
   const elapsedMs = performance.now() - measuredFromMs;
   const serverCpuMs = o.cpuMs ? o.cpuMs() - cpu0 : null;
   for (const c of conns) c.socket.destroy();
-  return { latencyUs, completed: o.count, elapsedMs, statuses, pacerLateUs, serverCpuMs, driverCpuMs: null };
+  return { latencyUs, completed: o.count, elapsedMs, statuses, pacerLateUs, fromWriteUs, serverCpuMs, driverCpuMs: null };
 }

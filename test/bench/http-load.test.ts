@@ -76,4 +76,23 @@ describe('bench HTTP load driver', () => {
     expect(r.completed).toBe(5);
     expect(r.statuses.get(200)).toBe(5);
   });
+
+  it('counts a request from its intended time, and apart from its write: a wait for a free connection is in the first only', async () => {
+    const ANSWER_MS = 30;
+    const s = net.createServer((socket) => {
+      socket.on('error', () => undefined);
+      socket.on('data', () => { setTimeout(() => socket.write(OK), ANSWER_MS); });
+    });
+    servers.push(s);
+    await new Promise<void>((resolve) => { s.listen(0, '127.0.0.1', resolve); });
+    const port = (s.address() as net.AddressInfo).port;
+    // Four requests 10 ms apart on one connection: each waits for the answers before it.
+    const r = await fixedRate({ port, connections: 1, ratePerSec: 100, warmup: 0, count: 4, request: () => REQUEST });
+    expect(r.fromWriteUs!.totalCount).toBe(4);
+    expect(r.fromWriteUs!.minNonZeroValue).toBeGreaterThanOrEqual(ANSWER_MS * 1000 * 0.99);
+    // The last, due at 30 ms, is written after three answers of at least 30 ms each, so it is
+    // answered at 120 ms at the earliest.
+    expect(r.latencyUs.maxValue).toBeGreaterThanOrEqual((4 * ANSWER_MS - 30) * 1000 * 0.99);
+    expect(r.latencyUs.maxValue).toBeGreaterThan(r.fromWriteUs!.maxValue);
+  });
 });

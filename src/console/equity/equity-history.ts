@@ -9,6 +9,7 @@ import type { Cents, UnixMs } from '../../engine/types.js';
 import { ApiError } from '../../gateway/errors.js';
 import type { Query } from '../../gateway/rest/query.js';
 import type { Logger } from '../../base/log.js';
+import { forEachSliced } from '../../base/event-loop-turn.js';
 import { putInChunks, pruneOlder, type ChartTables } from '../tables.js';
 import { bucketStarts, timeWindow, type TimeWindow } from '../time-window.js';
 
@@ -29,6 +30,9 @@ export interface EquitySample {
 /** The stored row (the key holds login and minute). */
 export interface EquityRow { readonly balanceCents: Cents; readonly equityCents: Cents }
 
+/** Samples looked up, or logins swept, per event-loop turn: a shard sends every account's at once. */
+const LOGINS_PER_TURN = 64;
+
 const floorMinute = (ms: UnixMs): UnixMs => Math.floor(ms / EQUITY_STEP_MS) * EQUITY_STEP_MS;
 
 /** The coarsest step a window needs to stay under EQUITY_MAX_POINTS points. */
@@ -44,13 +48,13 @@ export class EquityHistory {
 
   async record(samples: readonly EquitySample[]): Promise<void> {
     const rows: [[string, number], EquityRow][] = [];
-    for (const s of samples) {
+    await forEachSliced(samples, LOGINS_PER_TURN, (s) => {
       const row: EquityRow = { balanceCents: s.balanceCents, equityCents: s.equityCents };
       const prev = this.last.get(s.login) ?? this.newest(s.login);
-      if (prev !== undefined && prev.balanceCents === row.balanceCents && prev.equityCents === row.equityCents) continue;
+      if (prev !== undefined && prev.balanceCents === row.balanceCents && prev.equityCents === row.equityCents) return;
       this.last.set(s.login, row);
       rows.push([[s.login, floorMinute(s.atMs)], row]);
-    }
+    });
     await putInChunks(this.tables.equityHistory, rows);
   }
 
@@ -94,7 +98,7 @@ export class EquityHistory {
   /** Drops rows past the retention, keeping each account's newest older row (its value at the window start). */
   async sweep(logins: Iterable<string>, nowMs: UnixMs): Promise<void> {
     let removed = 0;
-    for (const login of logins) removed += await pruneOlder(this.tables.equityHistory, login, nowMs - EQUITY_KEEP_MS, 1);
+    await forEachSliced(logins, LOGINS_PER_TURN, async (login) => { removed += await pruneOlder(this.tables.equityHistory, login, nowMs - EQUITY_KEEP_MS, 1); });
     if (removed > 0) this.log.debug({ removed }, 'equity history pruned');
   }
 

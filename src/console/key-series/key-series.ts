@@ -14,7 +14,7 @@
 import type { UnixMs } from '../../engine/types.js';
 import type { CancelTimer, Clock, Scheduler } from '../../base/clock.js';
 import type { Logger } from '../../base/log.js';
-import { eventLoopTurn } from '../../base/event-loop-turn.js';
+import { eventLoopTurn, forEachSliced } from '../../base/event-loop-turn.js';
 import { putInChunks, pruneOlder, type ChartTables } from '../tables.js';
 import type { TimeWindow } from '../time-window.js';
 import { KeyTally, mergeRows, type SeriesRow } from './tally.js';
@@ -184,25 +184,21 @@ export class KeySeries {
       const mayExist = c.startMs < this.startedAtMs;
       const keyIds = c.parts.length === 1 ? [...c.parts[0]!.keys()] : [...new Set(c.parts.flatMap((p) => [...p.keys()]))];
       const rows: [[string, number], SeriesRow][] = [];
-      for (let i = 0; i < keyIds.length; i++) {
-        if (i > 0 && i % ROWS_PER_TURN === 0) await eventLoopTurn();
-        const keyId = keyIds[i]!;
+      await forEachSliced(keyIds, ROWS_PER_TURN, (keyId) => {
         const row = tallyOf(c.parts, keyId)!.toRow();
         const stored = mayExist ? c.db.get([keyId, c.startMs]) : undefined;
         rows.push([[keyId, c.startMs], stored === undefined ? row : mergeRows(stored, row)]);
-      }
+      });
       this.closing.shift();
       this.track(putInChunks(c.db, rows));
     }
   }
 
   private async sweep(nowMs: UnixMs): Promise<void> {
-    let swept = 0;
-    for (const keyId of this.deps.keyIds()) {
-      if (++swept % ROWS_PER_TURN === 0) await eventLoopTurn();
+    await forEachSliced(this.deps.keyIds(), ROWS_PER_TURN, async (keyId) => {
       await pruneOlder(this.deps.tables.keySeries10s, keyId, nowMs - SERIES_STEPS['10s'].keepMs);
       await pruneOlder(this.deps.tables.keySeries1m, keyId, nowMs - SERIES_STEPS['1m'].keepMs);
-    }
+    });
   }
 
   private track(p: Promise<void>): void {
