@@ -9,7 +9,7 @@ import { eventLoopTurn } from '../../src/base/event-loop-turn.js';
 import { KeyTally, mergeRows, Tally } from '../../src/console/key-series/tally.js';
 import { bucketOf, bucketUpperUs } from '../../src/gateway/stats/latency-histogram.js';
 import { sessionState } from '../../src/console/quote-routes.js';
-import { chartTables } from '../../src/console/tables.js';
+import { chartTables, type ChartTables } from '../../src/console/tables.js';
 import { timeWindow } from '../../src/console/time-window.js';
 import { ApiError } from '../../src/gateway/errors.js';
 import { compileSession, FX_SESSION } from '../../src/engine/market-session.js';
@@ -72,6 +72,28 @@ describe('key series through the server', { timeout: 60_000 }, () => {
   });
 });
 
+interface SeriesRig {
+  readonly tables: ChartTables;
+  readonly t0: number;
+  /** The injected clock, 2 s into the minute at t0; tests move it. */
+  readonly clock: { ms: number; nowMs(): number };
+  /** A KeySeries on those tables and that clock, its timer never firing (tests call roll). */
+  readonly newSeries: () => KeySeries;
+}
+
+/** Runs `test` against key series on a real LMDB in a temp dir, closed afterwards. */
+async function withSeries(keyIds: readonly string[], test: (rig: SeriesRig) => Promise<void>): Promise<void> {
+  const store = openStore(tempDir(), 'none', 1);
+  try {
+    const tables = chartTables(store);
+    const t0 = Date.UTC(2026, 0, 15, 12, 0, 0);
+    const clock = { ms: t0 + 2_000, nowMs() { return this.ms; } };
+    await test({ tables, t0, clock, newSeries: () => new KeySeries({ tables, clock, scheduler: { schedule: () => () => {} }, log: createLogger('silent'), keyIds: () => keyIds }) });
+  } finally {
+    await store.close();
+  }
+}
+
 describe('series pieces', () => {
   it('tallies percentiles that are never optimistic, and merges two rows of one bucket as an upper bound', () => {
     const t = new KeyTally();
@@ -98,13 +120,8 @@ describe('series pieces', () => {
   });
 
   it('closes 10 s buckets into the minute, writes both, reads the open ones live, and sweeps what is past its retention', async () => {
-    const dir = tempDir();
-    const store = openStore(dir, 'none', 1);
-    try {
-      const tables = chartTables(store);
-      const t0 = Date.UTC(2026, 0, 15, 12, 0, 0);
-      const clock = { ms: t0 + 2_000, nowMs() { return this.ms; } };
-      const series = new KeySeries({ tables, clock, scheduler: { schedule: () => () => {} }, log: createLogger('silent'), keyIds: () => ['k1'] });
+    await withSeries(['k1'], async ({ tables, t0, clock, newSeries }) => {
+      const series = newSeries();
       const minuteW = (fromMs: number) => ({ fromMs, toMs: fromMs, stepMs: 60_000 });
       series.record('k1', 'GET /v1/positions', null, 300);
       // Open: read from memory, not yet stored.
@@ -122,7 +139,7 @@ describe('series pieces', () => {
       expect(tables.keySeries1m.get(['k1', t0])?.total).toMatchObject({ requests: 2, errors: 1, errorsByName: { invalid_order: 1 } });
       expect(Object.keys(tables.keySeries1m.get(['k1', t0])!.endpoints)).toEqual(['GET /v1/positions', 'POST /v1/orders']);
       // An hour and a day on: the sweep of k1 (a key the store knows) drops its 10 s rows, then its minutes.
-      const later = new KeySeries({ tables, clock, scheduler: { schedule: () => () => {} }, log: createLogger('silent'), keyIds: () => ['k1'] });
+      const later = newSeries();
       clock.ms = t0 + 3600_000 + 61_000;
       later.roll(clock.ms);
       await later.stop();
@@ -132,20 +149,13 @@ describe('series pieces', () => {
       later.roll(clock.ms);
       await later.stop();
       expect(tables.keySeries1m.get(['k1', t0])).toBeUndefined();
-    } finally {
-      await store.close();
-    }
+    });
   });
 
   it('closes a bucket of many keys a slice per event-loop turn, reading it from memory until its rows are stored', async () => {
-    const dir = tempDir();
-    const store = openStore(dir, 'none', 1);
-    try {
-      const tables = chartTables(store);
-      const t0 = Date.UTC(2026, 0, 15, 12, 0, 0);
-      const clock = { ms: t0 + 1_000, nowMs() { return this.ms; } };
-      const keyIds = Array.from({ length: 1000 }, (_, i) => `k${i}`);
-      const series = new KeySeries({ tables, clock, scheduler: { schedule: () => () => {} }, log: createLogger('silent'), keyIds: () => keyIds });
+    const keyIds = Array.from({ length: 1000 }, (_, i) => `k${i}`);
+    await withSeries(keyIds, async ({ tables, t0, clock, newSeries }) => {
+      const series = newSeries();
       for (const [i, keyId] of keyIds.entries()) for (let n = 0; n <= i % 3; n++) series.record(keyId, 'GET /v1/positions', null, 200);
       const tenS = (startMs: number) => ({ fromMs: startMs, toMs: startMs, stepMs: 10_000 });
       clock.ms = t0 + 60_500;
@@ -159,9 +169,7 @@ describe('series pieces', () => {
       expect(tables.keySeries10s.getKeysCount()).toBe(1000);
       expect(tables.keySeries1m.get(['k998', t0])?.total.requests).toBe(3);
       expect(series.rows('k998', '10s', tenS(t0)).get(t0)?.total.requests).toBe(3);
-    } finally {
-      await store.close();
-    }
+    });
   });
 
   it('clamps a window to the retention and aligns it to the step', () => {
