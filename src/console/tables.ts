@@ -1,6 +1,6 @@
 // The main-environment LMDB tables the console's charts own, declared and opened in one place.
 import type { Database } from 'lmdb';
-import { eventLoopTurn } from '../base/event-loop-turn.js';
+import { forEachSliced } from '../base/event-loop-turn.js';
 import type { Store } from '../store/store.js';
 import { table, type Key } from '../store/table.js';
 import type { EquityRow } from './equity/equity-history.js';
@@ -34,10 +34,7 @@ const WRITE_CHUNK = 32;
  */
 export async function putInChunks<K extends Key, V>(db: Database<V, K>, rows: readonly (readonly [K, V])[]): Promise<void> {
   const writes: Promise<boolean>[] = [];
-  for (let i = 0; i < rows.length; i += WRITE_CHUNK) {
-    if (i > 0) await eventLoopTurn();
-    for (const [key, value] of rows.slice(i, i + WRITE_CHUNK)) writes.push(db.put(key, value));
-  }
+  await forEachSliced(rows, WRITE_CHUNK, ([key, value]) => { writes.push(db.put(key, value)); });
   await Promise.all(writes);
 }
 

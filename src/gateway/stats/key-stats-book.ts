@@ -5,7 +5,7 @@ import type { Database } from 'lmdb';
 import type { UnixMs } from '../../engine/types.js';
 import { table } from '../../store/table.js';
 import type { Logger } from '../../base/log.js';
-import { eventLoopTurn } from '../../base/event-loop-turn.js';
+import { forEachSliced } from '../../base/event-loop-turn.js';
 import { KeyStats, type KeyStatsRecord, type RequestTap } from './key-stats.js';
 
 export const KEY_STATS = table<string, KeyStatsRecord>('key_stats');
@@ -44,13 +44,10 @@ export class KeyStatsBook {
   async save(): Promise<number> {
     const changed = [...this.stats.values()].filter((s) => s.dirty);
     const writes: Promise<boolean>[] = [];
-    for (let i = 0; i < changed.length; i += SAVE_CHUNK) {
-      if (i > 0) await eventLoopTurn();
-      for (const s of changed.slice(i, i + SAVE_CHUNK)) {
-        s.dirty = false;
-        writes.push(this.db.put(s.keyId, s.toRecord()));
-      }
-    }
+    await forEachSliced(changed, SAVE_CHUNK, (s) => {
+      s.dirty = false;
+      writes.push(this.db.put(s.keyId, s.toRecord()));
+    });
     await Promise.all(writes);
     return changed.length;
   }
