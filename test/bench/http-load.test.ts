@@ -89,10 +89,10 @@ describe('bench HTTP load driver', () => {
     // Four requests 10 ms apart on one connection: each waits for the answers before it.
     const r = await fixedRate({ port, connections: 1, ratePerSec: 100, warmup: 0, count: 4, request: () => REQUEST });
     expect(r.fromWriteUs!.totalCount).toBe(4);
-    expect(r.fromWriteUs!.minNonZeroValue).toBeGreaterThanOrEqual(ANSWER_MS * 1000 * 0.99);
-    // The last, due at 30 ms, is written after three answers of at least 30 ms each, so it is
-    // answered at 120 ms at the earliest.
-    expect(r.latencyUs.maxValue).toBeGreaterThanOrEqual((4 * ANSWER_MS - 30) * 1000 * 0.99);
-    expect(r.latencyUs.maxValue).toBeGreaterThan(r.fromWriteUs!.maxValue);
+    // A timer can fire a little early (libuv counts from the loop's cached time), hence the slack.
+    expect(r.fromWriteUs!.minNonZeroValue).toBeGreaterThanOrEqual((ANSWER_MS - 10) * 1000);
+    // The last, due at 30 ms, is written only after three answers (about 90 ms): its wait for the
+    // connection, about 60 ms, is in the time from its intended send and not in the time from its write.
+    expect(r.latencyUs.maxValue).toBeGreaterThanOrEqual(r.fromWriteUs!.maxValue + (ANSWER_MS - 10) * 1000);
   });
 });
