@@ -1,7 +1,8 @@
 // Signal fan-out and the kill switch through the real service process (HTTP, its configured shards, LMDB with
 // durability sync), driven from this process over loopback:
 //   - one signal fanned out to 100 target accounts at a fixed 20 signals/s, alternating `buy` (100
-//     positions opened) and `close_all` (100 closed): the server's own `latency_ms` (request in →
+//     positions opened) and `close_all` (100 closed), after 3 s of the same as warm-up (its
+//     figures a row of their own): the server's own `latency_ms` (request in →
 //     answer out) and the driver's round trip from each signal's intended send time
 //     (coordinated-omission safe), beside GET /health at the same rate (the HTTP floor) and the
 //     fdatasync floor of the data volume, both measured in the same run;
@@ -36,6 +37,8 @@ const FAN_TARGETS = 100;
 /** Enough webhooks that none passes its limit (burst 10) during the run. */
 const FAN_HOOKS = 50;
 const SIGNALS = 300;
+/** Signals sent before the measured ones, at the same rate (3 s). */
+const WARMUP_SIGNALS = 60;
 const SIGNALS_PER_SEC = 20;
 const KILL_ACCOUNTS = 1000;
 const POSITIONS_PER_ACCOUNT = 10;
@@ -123,9 +126,13 @@ async function atFixedRate(count: number, perSecond: number, send: (i: number) =
   return hist;
 }
 
-async function fanOut(s: ServiceProcess): Promise<Row[]> {
+interface Signalled { readonly serverMs: Record<'buy' | 'close_all', number[]>; readonly roundTrip: Histogram }
+
+/** `count` signals at the signals' rate, numbered from `first` (a signal's number picks its webhook and action). */
+async function signals(s: ServiceProcess, first: number, count: number): Promise<Signalled> {
   const serverMs: Record<'buy' | 'close_all', number[]> = { buy: [], close_all: [] };
-  const roundTrip = await atFixedRate(SIGNALS, SIGNALS_PER_SEC, async (i) => {
+  const roundTrip = await atFixedRate(count, SIGNALS_PER_SEC, async (n) => {
+    const i = first + n;
     const id = `fan-${Math.floor(i / 2) % FAN_HOOKS}`;
     const action = i % 2 === 0 ? 'buy' : 'close_all';
     const res = await post(s.httpPort, `/v1/signal/${id}`, { secret: hookSecret(id), action, symbol: 'EURUSD' });
@@ -133,6 +140,15 @@ async function fanOut(s: ServiceProcess): Promise<Row[]> {
     if (res.status !== 200 || failed.length > 0) throw new Error(`signal ${i} failed: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
     serverMs[action].push(res.body.latency_ms as number);
   });
+  return { serverMs, roundTrip };
+}
+
+async function fanOut(s: ServiceProcess): Promise<Row[]> {
+  // The first signals after start run the signal path's code cold (V8 compiles it as it goes);
+  // they are a row of their own, and the rows below measure the service warm, as the REST and FIX
+  // benches do.
+  const cold = await signals(s, 0, WARMUP_SIGNALS);
+  const { serverMs, roundTrip } = await signals(s, WARMUP_SIGNALS, SIGNALS);
   const health = await atFixedRate(SIGNALS, SIGNALS_PER_SEC, async () => {
     const res = await request(s.httpPort, 'GET', '/health', null);
     if (res.status !== 200) throw new Error('health check failed');
@@ -142,8 +158,9 @@ async function fanOut(s: ServiceProcess): Promise<Row[]> {
   const note = `${SIGNALS} signals at ${SIGNALS_PER_SEC}/s over ${FAN_HOOKS} webhooks; server and driver share 2 cores`;
   const ms = (v: number): string => us(v * 1000);
   return [
-    { name: 'signal buy → 100 targets, server latency_ms', median: ms(percentile(serverMs.buy, 0.5)), p99: ms(percentile(serverMs.buy, 0.99)), note: `goal p99 < 5 ms; 100 positions opened; ${SHARDS} shard(s)` },
+    { name: 'signal buy → 100 targets, server latency_ms', median: ms(percentile(serverMs.buy, 0.5)), p99: ms(percentile(serverMs.buy, 0.99)), note: `goal p99 < 5 ms; 100 positions opened; ${SHARDS} shard(s); after ${WARMUP_SIGNALS} signals of warm-up` },
     { name: 'signal close_all → 100 targets, server latency_ms', median: ms(percentile(serverMs.close_all, 0.5)), p99: ms(percentile(serverMs.close_all, 0.99)), note: '100 positions closed' },
+    { name: `signal buy/close_all, the first ${WARMUP_SIGNALS} after start (cold)`, median: ms(percentile([...cold.serverMs.buy, ...cold.serverMs.close_all], 0.5)), p99: ms(percentile([...cold.serverMs.buy, ...cold.serverMs.close_all], 0.99)), note: 'server latency_ms while V8 still compiles the signal path (the warm-up of the rows above)' },
     { name: 'signal round trip (driver, from intended send)', median: us(roundTrip.getValueAtPercentile(50)), p99: us(roundTrip.getValueAtPercentile(99)), throughput: perSec(SIGNALS_PER_SEC * FAN_TARGETS), note: `${note}; throughput in orders/s` },
     { name: 'baseline: GET /health round trip', median: us(health.getValueAtPercentile(50)), p99: us(health.getValueAtPercentile(99)), note: 'same listener, same rate' },
     { name: 'baseline: fdatasync floor (data volume)', median: us(fsync.p50Us), p99: us(fsync.p99Us), note: 'one fsync per shard batch bounds every acknowledged order' },
@@ -193,8 +210,8 @@ async function shardBaselines(work: string): Promise<{ fan: Row; kill: Row }> {
 /** 100 market orders at once, then their 100 closes, alternating at the signals' rate. */
 async function fanBaseline(ok: Ok, buy: (login: string) => Command): Promise<Row> {
   let opened: Promise<ReplyResult[]> = Promise.resolve([]);
-  const samples: number[] = [];
-  await atFixedRate(SIGNALS, SIGNALS_PER_SEC, async (i) => {
+  let samples: number[] = [];
+  const bursts = (count: number) => atFixedRate(count, SIGNALS_PER_SEC, async (i) => {
     if (i % 2 === 0) {
       const t0 = process.hrtime.bigint();
       opened = Promise.all(FAN_LOGINS.map((login) => ok(login, buy(login))));
@@ -208,6 +225,10 @@ async function fanBaseline(ok: Ok, buy: (login: string) => Command): Promise<Row
     await Promise.all(FAN_LOGINS.map((login, k) => ok(login, { kind: 'close', login, ticket: tickets[k]!, volume: null, source: 'webhook', keyId: null })));
     samples.push(Number(process.hrtime.bigint() - t0) / 1000);
   });
+  // The same warm-up as the signals (an even count: it ends with the close of its last burst).
+  await bursts(WARMUP_SIGNALS);
+  samples = [];
+  await bursts(SIGNALS);
   return {
     name: 'baseline: 100 orders straight to the shards', median: us(percentile(samples, 0.5)), p99: us(percentile(samples, 0.99)),
     note: 'ShardPool in the driver, no HTTP or webhook code; opens and closes alternating like the signals',

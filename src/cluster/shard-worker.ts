@@ -320,6 +320,8 @@ async function main(): Promise<void> {
       }
     }
     const frames = r.core.settle(staged, failure);
+    // Noted at once: the stream position must never run ahead of what the checkpoint holds.
+    r.core.noteDurable();
     if (failure === null) {
       r.checkpoint.noteStream(r.appliedSeq);
       reportedLsn = r.appliedLsn;

@@ -3,7 +3,10 @@
 // since the last record go just before the next one, so a replay fills at the same prices), make
 // them durable with one commit, and only then hand out answers and events, one frame per peer.
 // The state tables are a checkpoint behind the journal: the batch's outcomes are noted for it once
-// the journal holds them, and nobody waits for it.
+// the journal holds them, and nobody waits for it. The noting itself waits until the batch's frames
+// are out (noteDurable()): for a kill switch of 10,000 closes it is milliseconds the peers would
+// otherwise wait for, and nothing can read the noted state in between, since a shard answers
+// queries only inside stage(), which notes first, as does follow().
 //
 // Dead-man's switches: their deadlines are engine state, but the engine reads no clock, so the
 // shard watches them here with its own clock: each batch first fires every switch whose deadline
@@ -144,6 +147,8 @@ export class ShardCore<J extends BatchJournal = SyncJournal> {
   /** Logins whose events the FIX thread wants (live sessions); main wants all. */
   private readonly fixWatch = new Set<string>();
   private healthValue: JournalHealth = HEALTHY;
+  /** Records of the last settled batch, durable and not yet noted for the checkpoint. */
+  private unnoted: readonly Journaled[] = [];
   stopping = false;
   /** Live P&L of the accounts the main thread's stream watches (swept by the worker, behind the order path). */
   readonly live: LivePnl;
@@ -167,7 +172,10 @@ export class ShardCore<J extends BatchJournal = SyncJournal> {
     return this.healthValue.state === 'failed' ? null : this.engine.nextDeadlineMs();
   }
 
-  /** Applies the batch and makes it durable; the frames (indexed like PEERS, null: nothing) may leave once this returns. */
+  /**
+   * Applies the batch and makes it durable; the frames (indexed like PEERS, null: nothing) may
+   * leave once this returns, and noteDurable() follows them.
+   */
   process(this: ShardCore<SyncJournal>, batch: readonly Inbound[]): (ShardOutbound | null)[] {
     const staged = this.stage(batch, 'fire');
     return this.settle(staged, staged.journaled.length === 0 ? null : this.commitSync());
@@ -179,6 +187,7 @@ export class ShardCore<J extends BatchJournal = SyncJournal> {
    * local frames with `hold` and follows the writer's firings.
    */
   stage(batch: readonly Inbound[], deadlines: 'fire' | 'hold'): Staged {
+    this.noteDurable();
     const out = this.peerFrames();
     const journaled: Journaled[] = [];
     const writable = this.writable();
@@ -228,20 +237,33 @@ export class ShardCore<J extends BatchJournal = SyncJournal> {
   }
 
   /**
-   * Ends a staged batch: with `failure` null its records are durable and its outcomes go to the
-   * checkpoint; otherwise the shard stops accepting (health failed) and the answers say so.
+   * Ends a staged batch: with `failure` null its records are durable and its outcomes are noted
+   * for the checkpoint by noteDurable(); otherwise the shard stops accepting (health failed) and
+   * the answers say so.
    */
   settle(staged: Staged, failure: string | null): (ShardOutbound | null)[] {
+    if (this.unnoted.length > 0) throw new Error('a batch settled before the one before it was noted for the checkpoint');
     if (failure !== null) {
       this.healthValue = { state: 'failed', message: `${FAILED_MESSAGE}: ${failure}` };
       for (const o of staged.out) o.unavailable(this.unavailableMessage());
     } else {
-      for (const j of staged.journaled) {
-        if (j.quote !== null) this.checkpoint.noteQuote(j.lsn, j.quote);
-        this.checkpoint.note(j.lsn, j.outcome);
-      }
+      this.unnoted = staged.journaled;
     }
     return staged.out.map((o) => o.frame(this.shard, this.journal.durableLsn));
+  }
+
+  /**
+   * Notes the last settled batch's outcomes for the checkpoint: call once its frames are written,
+   * before the checkpoint is begun or its stream position moved (stage() and follow() call it too).
+   */
+  noteDurable(): void {
+    const journaled = this.unnoted;
+    if (journaled.length === 0) return;
+    this.unnoted = [];
+    for (const j of journaled) {
+      if (j.quote !== null) this.checkpoint.noteQuote(j.lsn, j.quote);
+      this.checkpoint.note(j.lsn, j.outcome);
+    }
   }
 
   /**
@@ -250,6 +272,7 @@ export class ShardCore<J extends BatchJournal = SyncJournal> {
    * peer that sent the command when it was one of this node's.
    */
   follow(records: readonly Replicated[]): (ShardOutbound | null)[] {
+    this.noteDurable();
     const out = this.peerFrames();
     let lsn = this.journal.durableLsn;
     for (const { lsn: at, entry, origin } of records) {

@@ -75,6 +75,7 @@ async function main(): Promise<void> {
   const board = QuoteBoard.attach(data.board.sab, data.board.symbols);
   const ticks: Inbound[] = data.board.symbols.flatMap((s) => board.read(s) ?? []).map((quote) => ({ peer: MAIN, frame: { t: 'tick', quote } }));
   for (const f of core.process(ticks)) if (f !== null) toMain.push(f);
+  core.noteDurable();
 
   const upkeep = new ShardUpkeep({
     shard: data.shard, store, eventRetentionMs: data.eventRetentionMs, clientIdRetentionMs: data.clientIdRetentionMs, log, stats,
@@ -97,6 +98,7 @@ async function main(): Promise<void> {
         const frame = frames[peer];
         if (frame !== null && frame !== undefined) await writeFrame(writers[peer]!, frame);
       }
+      core.noteDurable();
     }
     const nowMs = Date.now();
     const started = upkeep.run(nowMs, target, inbox.readable);

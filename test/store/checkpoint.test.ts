@@ -5,7 +5,9 @@
 // crash between those writes and the record loads none of them as state (src/store/checkpoint.ts);
 // a checkpoint that fails hands what it held to the next, which the shard's upkeep retries later
 // and later while they fail, telling the main thread how they fare; the upkeep lets records
-// gather under load, not at a light one (src/shard/upkeep.ts).
+// gather under load, not at a light one (src/shard/upkeep.ts); a shard notes a batch for its
+// checkpoint only once the batch's frames are out, yet never answers from behind it
+// (src/shard/core.ts).
 import fs from 'node:fs';
 import type { Durability } from '../../src/config/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -17,6 +19,9 @@ import { FsJournalIo } from '../../src/store/journal/io.js';
 import { checkpointOf, openShardStore, type ShardStore } from '../../src/store/store.js';
 import { recoverShard, type Recovered } from '../../src/shard/recovery.js';
 import { ShardStatsBoard } from '../../src/shard/stats.js';
+import { MAIN, ShardCore, type Inbound } from '../../src/shard/core.js';
+import { OrderArchive } from '../../src/shard/order-archive.js';
+import { JournalWriter } from '../../src/store/journal/writer.js';
 import type { ShardOutbound } from '../../src/shard/protocol.js';
 import { ShardUpkeep } from '../../src/shard/upkeep.js';
 import { createLogger } from '../../src/base/log.js';
@@ -276,5 +281,43 @@ describe('when the shard upkeep starts a checkpoint', () => {
     expect(checkpointOf(store).lsn).toBe(checkpoint.notedLsn);
     expect(stats.read()).toMatchObject({ checkpoints: 5, checkpointsFailed: 0 });
     expect(health()).toBeUndefined();
+  });
+});
+
+describe('a shard\'s batch', () => {
+  it('is noted for the checkpoint after its frames, before anything reads the shard again, and never settled twice unnoted', async () => {
+    const login = '300000';
+    const { store, recovered } = shard([login]);
+    const { engine, checkpoint } = recovered;
+    const journal = await JournalWriter.start({
+      dir: store.journalDir, shard: 0, segmentBytes: 1 << 20, headroomBytes: 1 << 16, io: new FsJournalIo('none'),
+      clock: () => WED_NOON, nextLsn: recovered.nextLsn, onSegmentError: (err) => { throw err; },
+    });
+    const core = new ShardCore(0, engine, journal, checkpoint, new OrderArchive(engine, checkpoint, store), () => WED_NOON as UnixMs, ShardStatsBoard.create());
+    const cmds = (corr: number, cmd: Command): Inbound => ({ peer: MAIN, frame: { t: 'cmds', items: [{ corr, cmd }] } });
+    const noted = checkpoint.notedLsn;
+    const backlog = checkpoint.backlog;
+
+    const [frame] = core.process([cmds(1, place(login, 'EURUSD', 'buy', 100, { clientId: 'c-1' }))]);
+    const reply = frame?.t === 'batch' ? frame.items.find((i) => i.k === 'reply') : undefined;
+    expect(reply?.k === 'reply' && reply.answer.t === 'done' && reply.answer.result.kind).toBe('place');
+    // The answer may leave while the checkpoint has not heard of the order yet.
+    expect([checkpoint.notedLsn, checkpoint.backlog]).toEqual([noted, backlog]);
+
+    // The next batch asks for the order by its client id: staged only after the last is noted.
+    const [answered] = core.process([{ peer: MAIN, frame: { t: 'query', corr: 2, query: { kind: 'order', login, ref: { by: 'clientId', clientId: 'c-1' } } } }]);
+    const found = answered?.t === 'batch' ? answered.items.find((i) => i.k === 'reply') : undefined;
+    expect(found?.k === 'reply' && found.answer.t === 'order' && found.answer.order?.clientId).toBe('c-1');
+    expect(checkpoint.notedLsn).toBe(journal.durableLsn);
+    expect(checkpoint.backlog).toBeGreaterThan(backlog);
+
+    // A cluster shard stages, awaits its commit, settles and notes: settling again first would drop a batch's notes.
+    const staged = core.stage([cmds(3, place(login, 'EURUSD', 'sell', 100))], 'fire');
+    journal.commit();
+    core.settle(staged, null);
+    expect(() => core.settle(staged, null)).toThrow(/before the one before it was noted/);
+    core.noteDurable();
+    expect(checkpoint.notedLsn).toBe(journal.durableLsn);
+    await journal.close();
   });
 });
