@@ -15,14 +15,27 @@ export interface NatsServer {
   readonly name: string;
   readonly url: string;
   readonly clientPort: number;
+  /** The running process (a new one after startServer). */
   readonly process: ChildProcess;
 }
 
 export interface NatsCluster {
   readonly servers: readonly NatsServer[];
   readonly urls: readonly string[];
+  /** SIGTERM to server `i`, and waits for it to exit (a cluster with a peer offline). */
+  stopServer(i: number): Promise<void>;
+  /** Starts stopped server `i` again on its ports and store dir. */
+  startServer(i: number): void;
   /** SIGTERM to every server, and waits for them to exit. */
   stop(): Promise<void>;
+}
+
+function terminated(child: ChildProcess): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) { resolve(); return; }
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
 }
 
 async function freePort(): Promise<number> {
@@ -46,32 +59,35 @@ export async function startNatsCluster(dir: string, size = 3, log: (line: string
   const clientPorts = ports.slice(0, size);
   const routePorts = ports.slice(size);
   const routes = routePorts.map((p) => `nats://127.0.0.1:${p}`).join(',');
-  const servers: NatsServer[] = clientPorts.map((clientPort, i) => {
+  const spawnServer = (i: number): ChildProcess => {
     const name = `nats-${i + 1}`;
     const storeDir = path.join(dir, name);
     fs.mkdirSync(storeDir, { recursive: true });
     const child = spawn(NATS_SERVER_BIN, [
-      '-a', '127.0.0.1', '-p', String(clientPort), '-n', name, '-js', '-sd', storeDir,
+      '-a', '127.0.0.1', '-p', String(clientPorts[i]), '-n', name, '-js', '-sd', storeDir,
       '--cluster_name', 'tas', '--cluster', `nats://127.0.0.1:${routePorts[i]}`, '--routes', routes,
     ], { stdio: ['ignore', 'ignore', 'pipe'], detached });
     child.stderr!.on('data', (d: Buffer) => { for (const line of d.toString().split('\n')) if (line.trim() !== '') log(`${name}: ${line}`); });
-    return { name, url: `nats://127.0.0.1:${clientPort}`, clientPort, process: child };
-  });
-  const urls = servers.map((s) => s.url);
-  const stop = async (): Promise<void> => {
-    await Promise.all(servers.map((s) => new Promise<void>((resolve) => {
-      if (s.process.exitCode !== null || s.process.signalCode !== null) { resolve(); return; }
-      s.process.once('exit', () => resolve());
-      s.process.kill('SIGTERM');
-    })));
+    return child;
   };
+  const servers = clientPorts.map((clientPort, i) => ({ name: `nats-${i + 1}`, url: `nats://127.0.0.1:${clientPort}`, clientPort, process: spawnServer(i) }));
+  const urls = servers.map((s) => s.url);
+  const stop = async (): Promise<void> => { await Promise.all(servers.map((s) => terminated(s.process))); };
   try {
     await whenJetStreamReady(urls);
   } catch (err) {
     await stop();
     throw err;
   }
-  return { servers, urls, stop };
+  return {
+    servers, urls, stop,
+    stopServer: (i) => terminated(servers[i]!.process),
+    startServer: (i) => {
+      const server = servers[i]!;
+      if (server.process.exitCode === null && server.process.signalCode === null) throw new Error(`${server.name} is running`);
+      server.process = spawnServer(i);
+    },
+  };
 }
 
 async function whenJetStreamReady(urls: readonly string[]): Promise<void> {

@@ -3,7 +3,7 @@
 // the node's own lease (a node_id already live is refused at start), the market lease (the one
 // node whose price sources run, publishing each quote once on its symbol's subject for every
 // node), and the quotes coming back.
-import { jetstreamManager, RetentionPolicy, StorageType, type JetStreamManager, type StoredMsg, type StreamConfig } from '@nats-io/jetstream';
+import { JetStreamApiError, jetstreamManager, RetentionPolicy, StorageType, type JetStreamManager, type StoredMsg, type StreamConfig } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { ClusterConfig, Durability } from '../config/types.js';
@@ -16,14 +16,37 @@ import { journalStream, journalSubject, LEASE_BUCKET, MAIN_BUCKET, MARKET_LEASE,
 
 export class NodeIdLiveError extends Error {}
 
-/** How long a joining node retries taking its own lease while the bucket settles. */
+/** How long a joining node waits for its NATS cluster to form, and retries taking its own lease while the bucket settles. */
 const JOIN_RETRY_MS = 10_000;
 /** Reads of a symbol's kept quote before a node gives up on it (see keptQuote), 200, 400, … ms apart. */
 const KEPT_QUOTE_ATTEMPTS = 5;
 const KEPT_QUOTE_RETRY_MS = 200;
 
+/**
+ * JetStream's answers while its cluster is still forming: no suitable peers for placement (10005:
+ * a replicated stream needs servers that have not joined JetStream yet; seen with three NATS
+ * servers just started, the meta leader elected by two) and the system temporarily unavailable
+ * (10008). A node starting then waits for the cluster instead of failing.
+ */
+const FORMING_CODES: ReadonlySet<number> = new Set([10005, 10008]);
+const FORMING_RETRY_MAX_MS = 1000;
+
+/** `create`, retried with a growing pause while JetStream answers that its cluster is forming, up to JOIN_RETRY_MS. */
+async function whileForming<T>(what: string, log: Logger, create: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + JOIN_RETRY_MS;
+  for (let waitMs = 50; ; waitMs = Math.min(waitMs * 2, FORMING_RETRY_MAX_MS)) {
+    try {
+      return await create();
+    } catch (err) {
+      if (!(err instanceof JetStreamApiError && FORMING_CODES.has(err.code)) || Date.now() + waitMs > deadline) throw err;
+      log.warn({ what, reason: err.message, retryMs: waitMs }, 'cluster: the NATS cluster is still forming; retrying');
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+    }
+  }
+}
+
 /** Streams are created by one node at a time at most once; the others find them. */
-async function ensureStream(jsm: JetStreamManager, config: Partial<StreamConfig> & { readonly name: string }): Promise<void> {
+async function ensureStream(jsm: JetStreamManager, log: Logger, config: Partial<StreamConfig> & { readonly name: string }): Promise<void> {
   try {
     await jsm.streams.info(config.name);
     return;
@@ -31,7 +54,7 @@ async function ensureStream(jsm: JetStreamManager, config: Partial<StreamConfig>
     // Not there yet.
   }
   try {
-    await jsm.streams.add(config);
+    await whileForming(`stream ${config.name}`, log, () => jsm.streams.add(config));
   } catch (err) {
     // Another node created it meanwhile.
     await jsm.streams.info(config.name).catch(() => { throw err; });
@@ -70,13 +93,13 @@ export class ClusterNode {
       const jsm = await jetstreamManager(nc);
       const storage = opts.durability === 'sync' ? StorageType.File : StorageType.Memory;
       for (let shard = 0; shard < config.shards; shard++) {
-        await ensureStream(jsm, { name: journalStream(shard), subjects: [journalSubject(shard)], num_replicas: config.replicas, storage, retention: RetentionPolicy.Limits });
+        await ensureStream(jsm, opts.log, { name: journalStream(shard), subjects: [journalSubject(shard)], num_replicas: config.replicas, storage, retention: RetentionPolicy.Limits });
       }
       // The latest quote of each symbol, for a node that starts while the market runs.
-      await ensureStream(jsm, { name: QUOTE_STREAM, subjects: [QUOTE_SUBJECTS], num_replicas: config.replicas, storage: StorageType.Memory, max_msgs_per_subject: 1 });
+      await ensureStream(jsm, opts.log, { name: QUOTE_STREAM, subjects: [QUOTE_SUBJECTS], num_replicas: config.replicas, storage: StorageType.Memory, max_msgs_per_subject: 1 });
       const kvm = new Kvm(nc);
-      const leases = await kvm.create(LEASE_BUCKET, { ttl: config.lease_ms, history: 1, replicas: config.replicas, storage: StorageType.Memory });
-      const main = await kvm.create(MAIN_BUCKET, { history: 1, replicas: config.replicas, storage });
+      const leases = await whileForming(`bucket ${LEASE_BUCKET}`, opts.log, () => kvm.create(LEASE_BUCKET, { ttl: config.lease_ms, history: 1, replicas: config.replicas, storage: StorageType.Memory }));
+      const main = await whileForming(`bucket ${MAIN_BUCKET}`, opts.log, () => kvm.create(MAIN_BUCKET, { history: 1, replicas: config.replicas, storage }));
       const self = new Lease(leases, nodeLease(node), node, config.lease_ms);
       // 'free' after a refused create is a bucket not ready yet (nodes creating it together): retried.
       const deadline = Date.now() + JOIN_RETRY_MS;

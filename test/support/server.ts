@@ -27,6 +27,8 @@ export interface ServerOptions {
   readonly env?: Record<string, string>;
   /** The node binary to run the service with; the one running the tests by default. */
   readonly node?: string;
+  /** Sees every log line as it comes, before the server is ready too. */
+  readonly onLog?: (line: LogLine) => void;
 }
 
 export interface RunningServer {
@@ -80,6 +82,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     let line: LogLine;
     try { line = JSON.parse(text) as LogLine; } catch { return; }
     logs.push(line);
+    opts.onLog?.(line);
     for (let i = waiters.length - 1; i >= 0; i--) {
       if (waiters[i]!.match(line)) { waiters[i]!.resolve(line); waiters.splice(i, 1); }
     }
