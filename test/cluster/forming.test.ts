@@ -23,7 +23,7 @@ describe('a tas node whose NATS cluster is still forming', () => {
     const cluster = nats;
     const forming: LogLine[] = [];
     node = await startServer({
-      config: { cluster: { enabled: true, node_id: 'n1', nats: { servers: cluster.urls }, shards: 1, replicas: 3, lease_ms: 2000 } },
+      config: { cluster: { enabled: true, node_id: 'n1', nats: { servers: cluster.urls }, shards: 1, replicas: 3, lease_ms: 2000, preferred_shards: [0] } },
       onLog: (line) => {
         if (line.msg !== FORMING) return;
         // The first refusal: the peer comes back, and the node's next attempts must then succeed.
