@@ -59,8 +59,9 @@ export async function startNatsCluster(dir: string, size = 3, log: (line: string
   const clientPorts = ports.slice(0, size);
   const routePorts = ports.slice(size);
   const routes = routePorts.map((p) => `nats://127.0.0.1:${p}`).join(',');
+  const nameOf = (i: number): string => `nats-${i + 1}`;
   const spawnServer = (i: number): ChildProcess => {
-    const name = `nats-${i + 1}`;
+    const name = nameOf(i);
     const storeDir = path.join(dir, name);
     fs.mkdirSync(storeDir, { recursive: true });
     const child = spawn(NATS_SERVER_BIN, [
@@ -70,7 +71,7 @@ export async function startNatsCluster(dir: string, size = 3, log: (line: string
     child.stderr!.on('data', (d: Buffer) => { for (const line of d.toString().split('\n')) if (line.trim() !== '') log(`${name}: ${line}`); });
     return child;
   };
-  const servers = clientPorts.map((clientPort, i) => ({ name: `nats-${i + 1}`, url: `nats://127.0.0.1:${clientPort}`, clientPort, process: spawnServer(i) }));
+  const servers = clientPorts.map((clientPort, i) => ({ name: nameOf(i), url: `nats://127.0.0.1:${clientPort}`, clientPort, process: spawnServer(i) }));
   const urls = servers.map((s) => s.url);
   const stop = async (): Promise<void> => { await Promise.all(servers.map((s) => terminated(s.process))); };
   try {
