@@ -37,7 +37,7 @@ async function startNode(dir: string, config: ClusterConfig, board: QuoteBoard):
   const pool = await ShardPool.start({
     shards: SHARDS, dataDir: dir, durability: 'sync', logLevel: 'warn', symbols: [SYMBOL], marginPolicy: NO_STOP_OUT,
     board: { sab: board.sab, symbols: board.symbols }, clientIdRetentionMs: 24 * 3600_000, clientIdMemoryMs: 60_000, eventRetentionMs: 24 * 3600_000, haltedKeys: [], log,
-    idle: 'park', journal: { segment_bytes: 32 << 20, sync_method: 'fdatasync' },
+    idle: 'park', journal: { segment_bytes: 32 << 20, sync_method: 'fdatasync', dir: null },
     workerUrl: new URL('../src/cluster/shard-worker.js', import.meta.url),
     cluster: { node: config.node_id!, servers: config.nats.servers, leaseMs: config.lease_ms, preferredShards: config.preferred_shards },
     onFatal: (err) => { throw err; },

@@ -123,7 +123,7 @@ async function runPool({ idle, shards, durability }: PoolSetup): Promise<PoolRun
   const pool = await ShardPool.start({
     shards, dataDir, durability, logLevel: 'warn', symbols: [SYMBOL], marginPolicy: NO_STOP_OUT,
     board: { sab: board.sab, symbols: board.symbols }, clientIdRetentionMs: 24 * 3600_000, clientIdMemoryMs: 60_000, eventRetentionMs: 24 * 3600_000, haltedKeys: [], log,
-    idle, journal: { segment_bytes: 32 << 20, sync_method: 'fdatasync' },
+    idle, journal: { segment_bytes: 32 << 20, sync_method: 'fdatasync', dir: null },
     onFatal: (err) => { throw err; },
   });
   pool.run();

@@ -183,7 +183,7 @@ async function shardBaselines(work: string): Promise<{ fan: Row; kill: Row }> {
   const pool = await ShardPool.start({
     shards: SHARDS, dataDir: path.join(work, 'baseline'), durability: 'sync', logLevel: 'warn', symbols: [spec], marginPolicy: NO_STOP_OUT,
     board: { sab: board.sab, symbols: board.symbols }, clientIdRetentionMs: 24 * 3600_000, clientIdMemoryMs: 60_000, eventRetentionMs: 24 * 3600_000, haltedKeys: [], log: createLogger('warn'),
-    idle: 'park', journal: { segment_bytes: 32 << 20, sync_method: 'fdatasync' },
+    idle: 'park', journal: { segment_bytes: 32 << 20, sync_method: 'fdatasync', dir: null },
     onFatal: (err) => { throw err; },
   });
   pool.run();

@@ -90,7 +90,7 @@ export async function startService(opts: StartOptions, log: Logger, onFatal: (er
   const clustered = config.cluster.enabled;
   const shards = clustered ? config.cluster.shards : config.shards;
   if (!clustered) {
-    const resharded = await reshardDataDir(config.data_dir, config.durability, config.shards, {
+    const resharded = await reshardDataDir(config.data_dir, config.journal.dir, config.durability, config.shards, {
       symbols: symbolList, haltedKeys, clientIdRetentionMs: CLIENT_ID_RETENTION_MS, marginPolicy, nowMs: Date.now(),
     });
     if (resharded) log.info(resharded, 'accounts moved to their new shards');

@@ -75,7 +75,7 @@ interface Replica {
 interface Forwarded { readonly msg: Msg; readonly node: string; readonly peer: Peer; readonly corr: number }
 
 async function main(): Promise<void> {
-  const store = openShardStore(data.dataDir, data.shard, data.durability);
+  const store = openShardStore(data.dataDir, data.shard, data.durability, data.journal.dir);
   const nc = await connectNats(data.cluster.servers, `tas ${node} shard ${data.shard}`);
   const js = jetstream(nc, { timeout: leaseMs });
   const jsm = await jetstreamManager(nc);

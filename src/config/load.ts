@@ -118,6 +118,7 @@ function resolveFiles(config: AppConfig, cwd: string): AppConfig {
   return {
     ...config,
     data_dir: path.resolve(cwd, config.data_dir),
+    journal: { ...config.journal, dir: config.journal.dir === null ? null : path.resolve(cwd, config.journal.dir) },
     http: { ...config.http, tls: tls(config.http.tls, 'http.tls') },
     fix: { ...config.fix, tls: tls(config.fix.tls, 'fix.tls') },
     prices: { ...config.prices, file: file(config.prices.file, 'prices.file') },

@@ -34,6 +34,12 @@ export interface AppConfig {
     /** Size of each journal segment file (zero-filled before use). */
     readonly segment_bytes: number;
     readonly sync_method: JournalSync;
+    /**
+     * Where the shards' journals live (`<dir>/shard-<i>`), absolute once loaded; null: inside each
+     * shard's data directory. A device of its own keeps the checkpoint's flushes out of the
+     * journal's (docs/architecture.md, "The journal's own device").
+     */
+    readonly dir: string | null;
   };
   readonly data_dir: string;
   /** Addresses/CIDRs whose X-Forwarded-For is believed. */

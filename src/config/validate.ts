@@ -43,7 +43,7 @@ function readConfig(raw: unknown): Omit<AppConfig, 'seed'> & { readonly seed: un
     'http', 'console', 'fix', 'shards', 'shard_idle', 'journal', 'data_dir', 'trusted_proxies', 'durability', 'log', 'prices', 'stream',
     'webhooks', 'margin', 'dead_man', 'cluster', 'seed',
   ]);
-  const journalO = fields(o.journal, 'journal', ['segment_bytes', 'sync_method']);
+  const journalO = fields(o.journal, 'journal', ['segment_bytes', 'sync_method', 'dir']);
   const httpO = fields(o.http, 'http', ['host', 'port', 'tls', 'max_body_bytes']);
   const consoleO = fields(o.console, 'console', ['host', 'port', 'admin_token']);
   const fixO = fields(o.fix, 'fix', [
@@ -87,6 +87,7 @@ function readConfig(raw: unknown): Omit<AppConfig, 'seed'> & { readonly seed: un
       // Small segments switch often (tests use 64 KiB); beyond 1 GiB only start-up reads grow.
       segment_bytes: required(journalO, 'segment_bytes', 'journal', integer(64 * 1024, 1024 * 1024 * 1024)),
       sync_method: required(journalO, 'sync_method', 'journal', oneOf(JOURNAL_SYNCS)),
+      dir: required(journalO, 'dir', 'journal', nullable(filePath)),
     },
     data_dir: required(o, 'data_dir', '', filePath),
     trusted_proxies: required(o, 'trusted_proxies', '', list(cidr, { unique: true })),

@@ -1,4 +1,5 @@
-// A shard's state at start: the checkpoint its tables hold, then every journal record after the
+// A shard's state at start: its journal directory checked to be its own (store/journal/home.ts),
+// the checkpoint its tables hold, then every journal record after the
 // checkpoint's LSN replayed through the engine (deterministic: the same commands at the same
 // times, from the same prices, give the same state). The replayed outcomes are written as a new
 // checkpoint, synchronously, and only then are the journal's segments deleted: a crash anywhere
@@ -8,6 +9,7 @@ import type { HaltedKey, MarginPolicy, SymbolSpec, UnixMs } from '../engine/type
 import { loadShardState } from '../store/account-loader.js';
 import { CheckpointWriter, type CheckpointHooks } from '../store/checkpoint.js';
 import { StoredClientIds } from '../store/client-id-archive.js';
+import { claimJournalHome } from '../store/journal/home.js';
 import type { JournalIo } from '../store/journal/io.js';
 import { readJournal, type JournalReadReport } from '../store/journal/reader.js';
 import { checkpointOf, type ShardStore } from '../store/store.js';
@@ -41,6 +43,7 @@ export interface Recovered {
 }
 
 export function recoverShard(store: ShardStore, io: JournalIo, opts: RecoveryOptions): Recovered {
+  claimJournalHome(store, opts.shard, opts.persist !== false);
   const meta = checkpointOf(store);
   const memoryMs = opts.clientIdMemoryMs ?? opts.clientIdRetentionMs;
   const state = loadShardState(store, opts.shard, meta, opts.nowMs - memoryMs);

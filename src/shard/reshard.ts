@@ -43,24 +43,24 @@ function moveAccount(from: ShardStore, to: ShardStore, login: string): void {
  * main environment; returns what was moved, or null when the layout already matched.
  */
 export async function reshardDataDir(
-  dataDir: string, durability: Durability, shards: number, recovery: Omit<RecoveryOptions, 'shard'>,
+  dataDir: string, journalRoot: string | null, durability: Durability, shards: number, recovery: Omit<RecoveryOptions, 'shard'>,
 ): Promise<ReshardReport | null> {
   const main = openStore(dataDir, durability, 0);
   try {
-    return await reshard(dataDir, durability, shards, main.table(MAIN_META), recovery);
+    return await reshard(dataDir, journalRoot, durability, shards, main.table(MAIN_META), recovery);
   } finally {
     await main.close();
   }
 }
 
 async function reshard(
-  dataDir: string, durability: Durability, shards: number, layout: Database<number, string>, recovery: Omit<RecoveryOptions, 'shard'>,
+  dataDir: string, journalRoot: string | null, durability: Durability, shards: number, layout: Database<number, string>, recovery: Omit<RecoveryOptions, 'shard'>,
 ): Promise<ReshardReport | null> {
   const previous = layout.get(LAYOUT_KEY);
   if (previous === shards) return null;
   let moved = 0;
   if (previous !== undefined) {
-    const envs = Array.from({ length: Math.max(previous, shards) }, (_, i) => openShardStore(dataDir, i, durability));
+    const envs = Array.from({ length: Math.max(previous, shards) }, (_, i) => openShardStore(dataDir, i, durability, journalRoot));
     try {
       const io = new FsJournalIo(durability === 'none' ? 'none' : 'fdatasync');
       for (let shard = 0; shard < previous; shard++) recoverShard(envs[shard]!, io, { ...recovery, shard });

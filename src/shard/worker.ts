@@ -47,7 +47,7 @@ function journalIo(faults: Faults): JournalIo {
 async function main(): Promise<void> {
   nameThread(`tas-shard-${data.shard}`);
   new ThreadMemoryBoard(data.memory).recordOwn();
-  const store = openShardStore(data.dataDir, data.shard, data.durability);
+  const store = openShardStore(data.dataDir, data.shard, data.durability, data.journal.dir);
   const faults = parseFaults(process.env[FAULTS_VARIABLE]);
   const io = journalIo(faults);
   const recovered = recoverShard(store, io, {

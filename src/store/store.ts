@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Durability } from '../config/types.js';
 import type { AccountRecord, DeadManRecord, EngineEvent, OrderRecord, PositionRecord, Quote, SymbolSpec, UnixMs } from '../engine/types.js';
+import type { JournalPair } from './journal/home.js';
 import { TableRegistry, table, type Key, type Table } from './table.js';
 import { accountEncoder, clientIdEncoder, eventEncoder, orderEncoder, positionEncoder, type TableOfRecords, type ValueEncoder } from './record-codec.js';
 
@@ -67,10 +68,8 @@ export interface AccountDbs {
   readonly checkpoint: Database<ShardMeta, 'shard'>;
 }
 
-export interface ShardStore extends AccountDbs {
+export interface ShardStore extends AccountDbs, JournalPair {
   readonly root: RootDatabase;
-  /** Where the shard's journal segments live. */
-  readonly journalDir: string;
   close(): Promise<void>;
 }
 
@@ -150,11 +149,22 @@ export function shardDir(dataDir: string, shard: number): string {
   return path.join(dataDir, `shard-${shard}`);
 }
 
-/** A shard's own environment, written by that shard only. */
-export function openShardStore(dataDir: string, shard: number, durability: Durability): ShardStore {
+/**
+ * A shard's own environment, written by that shard only. `journalRoot`: config `journal.dir`, where
+ * each shard's journal has a directory of its own; null: in the shard's data directory.
+ */
+export function openShardStore(dataDir: string, shard: number, durability: Durability, journalRoot: string | null): ShardStore {
   const dir = shardDir(dataDir, shard);
   const root = openEnv(dir, durability, false);
-  return { root, journalDir: path.join(dir, 'journal'), ...accountDbsOf(root), close: () => root.close() };
+  const inPlaceJournalDir = path.join(dir, 'journal');
+  return {
+    root,
+    journalDir: journalRoot === null ? inPlaceJournalDir : path.join(journalRoot, `shard-${shard}`),
+    inPlaceJournalDir,
+    journalHome: openDb(root, 'journal_home'),
+    ...accountDbsOf(root),
+    close: () => root.close(),
+  };
 }
 
 /**

@@ -80,6 +80,15 @@ describe('loadStartOptions precedence', () => {
     expect(load(['--config', cfg, '--data', '/abs/from-flag'], { TAS_DATA_DIR: 'from-env' }).config.data_dir).toBe('/abs/from-flag');
   });
 
+  it('keeps the journals in the data directory unless journal.dir names one, resolved against the working directory', () => {
+    expect(load([]).config.journal.dir).toBeNull();
+    const cfg = file('cfg.json', { journal: { dir: 'wal' } });
+    expect(load(['--config', cfg]).config.journal).toEqual({ segment_bytes: 33554432, sync_method: 'fdatasync', dir: path.join(dir, 'wal') });
+    expect(load(['--config', cfg], { TAS_JOURNAL_DIR: '/mnt/wal' }).config.journal.dir).toBe('/mnt/wal');
+    expect(load(['--config', cfg], { TAS_JOURNAL_DIR: '' }).config.journal.dir).toBeNull();
+    expect(errorOf(['--config', file('bad.json', { journal: { dir: '' } })]).message).toContain('journal.dir');
+  });
+
   it('lets TAS_<KEY> variables override the config file', () => {
     const cfg = file('cfg.json', { http: { port: 9000 }, log: { level: 'warn' } });
     const { config } = load(['--config', cfg], { TAS_HTTP_PORT: '9100', TAS_LOG_LEVEL: 'debug' });

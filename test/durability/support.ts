@@ -96,7 +96,7 @@ export async function recoveredState(dataDir: string, shards: number): Promise<u
   await main.close();
   const states: EngineInit[] = [];
   for (let shard = 0; shard < shards; shard++) {
-    const store = openShardStore(dataDir, shard, 'none');
+    const store = openShardStore(dataDir, shard, 'none', null);
     try {
       const { engine } = recoverShard(store, new FsJournalIo('none'), {
         shard, symbols, clientIdRetentionMs: 24 * 3600_000, haltedKeys: [], marginPolicy: NO_STOP_OUT, nowMs: Date.now(), persist: false,

@@ -45,7 +45,7 @@ function recover(store: ShardStore, hooks: CheckpointHooks = {}): Recovered {
 function shard(logins: readonly string[], hooks: CheckpointHooks = {}, durability: Durability = 'none'): { store: ShardStore; recovered: Recovered; apply: (cmd: Command) => Outcome } {
   const dir = tempDir('tas-checkpoint-');
   dirs.push(dir);
-  const store = openShardStore(dir, 0, durability);
+  const store = openShardStore(dir, 0, durability, null);
   stores.push(store);
   store.root.transactionSync(() => { for (const login of logins) store.accounts.putSync(login, account(login, 'USD', 100_000_000)); });
   const recovered = recover(store, hooks);

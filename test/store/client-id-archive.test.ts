@@ -21,7 +21,7 @@ afterEach(async () => {
 });
 
 function open(dir: string): ShardStore {
-  const store = openShardStore(dir, 0, 'none');
+  const store = openShardStore(dir, 0, 'none', null);
   stores.push(store);
   return store;
 }

@@ -24,7 +24,7 @@ afterEach(async () => {
 function store(): ShardStore {
   const dir = tempDir('tas-range-');
   dirs.push(dir);
-  const s = openShardStore(dir, 0, 'none');
+  const s = openShardStore(dir, 0, 'none', null);
   stores.push(s);
   return s;
 }

@@ -26,7 +26,7 @@ function dataDir(): string {
 }
 
 function store(dir = dataDir()): ShardStore {
-  const s = openShardStore(dir, 0, 'none');
+  const s = openShardStore(dir, 0, 'none', null);
   stores.push(s);
   return s;
 }

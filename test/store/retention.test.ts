@@ -30,7 +30,7 @@ describe('pruneHistory', () => {
   it('cuts each account\'s events older than the retention and stale client ids, and nothing else', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-retention-'));
     dirs.push(dir);
-    const store = openShardStore(dir, 0, 'none');
+    const store = openShardStore(dir, 0, 'none', null);
     stores.push(store);
     const account = (login: string) => ({
       login, user: 'u', type: 'demo' as const, group: 'g', currency: 'USD', leverage: 100, server: 's',

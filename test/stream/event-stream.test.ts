@@ -105,7 +105,7 @@ let lsn = 0;
 
 beforeEach(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-events-'));
-  store = openShardStore(dir, 0, 'none');
+  store = openShardStore(dir, 0, 'none', null);
   await store.root.transaction(() => { for (let seq = 1; seq <= 1200; seq++) store.events.put([LOGIN, seq], order(seq)); });
   readModel = new ReadModel([BTC]);
   readModel.accounts([account(1200)]);
