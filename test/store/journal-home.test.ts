@@ -4,33 +4,17 @@
 // where it used to live) with a refusal naming the directories, before any record is read.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { claimJournalHome, HOME_FILE, JournalHomeError } from '../../src/store/journal/home.js';
-import { openShardStore, type ShardStore } from '../../src/store/store.js';
-import { tempDir } from '../support/server.js';
+import type { ShardStore } from '../../src/store/store.js';
+import { shardStores } from '../support/shard-stores.js';
 
-const stores: ShardStore[] = [];
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const s of stores.splice(0)) await s.close();
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
-
-function dir(): string {
-  const d = tempDir('tas-home-');
-  dirs.push(d);
-  return d;
-}
-
-function open(dataDir: string, shard: number, journalRoot: string | null): ShardStore {
-  const s = openShardStore(dataDir, shard, 'none', journalRoot);
-  stores.push(s);
-  return s;
-}
+const stores = shardStores('tas-home-');
+const dir = stores.dir;
+const open = stores.open;
 
 async function reopen(s: ShardStore, dataDir: string, shard: number, journalRoot: string | null): Promise<ShardStore> {
-  stores.splice(stores.indexOf(s), 1);
-  await s.close();
+  await stores.close(s);
   return open(dataDir, shard, journalRoot);
 }
 

@@ -2,32 +2,19 @@
 // exactly that account's keys, whatever the second key part is: keys sort by their UTF-8 bytes, so
 // client ids at the edges of the code space (U+FFFF, astral code points, emoji) must be found as
 // surely as ASCII ones, and a neighbouring login's keys never are.
-import fs from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadShardState } from '../../src/store/account-loader.js';
 import { pruneHistory } from '../../src/store/retention.js';
-import { checkpointOf, loginRange, openShardStore, type ShardStore } from '../../src/store/store.js';
-import { tempDir } from '../support/server.js';
+import { checkpointOf, loginRange, type ShardStore } from '../../src/store/store.js';
+import { shardStores } from '../support/shard-stores.js';
 
 const EDGES = ['', 'a', '~', '\u007f', '\u0080', '\u07ff', '\u0800', '\ud7ff', '\ue000', '\uffff', '\u{10000}', '😀', '😀x', '\u{10ffff}', '\u{10ffff}\u{10ffff}'];
 const LOGIN = '100001';
 /** Logins that sort right next to LOGIN: as a prefix, with a byte after it, and one above. */
 const NEIGHBOURS = ['10000', '1000010', '100001\u0000', '100001 ', '100002', '100001\uffff'];
 
-const stores: ShardStore[] = [];
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const s of stores.splice(0)) await s.close();
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
-
-function store(): ShardStore {
-  const dir = tempDir('tas-range-');
-  dirs.push(dir);
-  const s = openShardStore(dir, 0, 'none', null);
-  stores.push(s);
-  return s;
-}
+const stores = shardStores('tas-range-');
+const store = (): ShardStore => stores.open();
 
 const account = (login: string) => ({
   login, user: 'u', type: 'demo' as const, group: 'g', currency: 'USD', leverage: 100, server: 's', balance: 0, margin: 0, seq: 0,

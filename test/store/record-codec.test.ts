@@ -4,32 +4,16 @@
 // (msgpack records with shared structures) still reads, beside values written after it; a value
 // of a newer format is refused, naming its table and environment, not misread.
 import fc from 'fast-check';
-import fs from 'node:fs';
 import { asBinary, open } from 'lmdb';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openShardStore, shardDir, type ShardStore } from '../../src/store/store.js';
+import { describe, expect, it } from 'vitest';
+import { shardDir, type ShardStore } from '../../src/store/store.js';
 import type { AccountRecord, EngineEvent } from '../../src/engine/types.js';
 import { account, event, order, position } from '../support/records.js';
-import { tempDir } from '../support/server.js';
+import { shardStores } from '../support/shard-stores.js';
 
-const dirs: string[] = [];
-const stores: ShardStore[] = [];
-afterEach(async () => {
-  for (const s of stores.splice(0)) await s.close();
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
-
-function dataDir(): string {
-  const dir = tempDir('tas-codec-');
-  dirs.push(dir);
-  return dir;
-}
-
-function store(dir = dataDir()): ShardStore {
-  const s = openShardStore(dir, 0, 'none', null);
-  stores.push(s);
-  return s;
-}
+const stores = shardStores('tas-codec-');
+const dataDir = stores.dir;
+const store = (dir = dataDir()): ShardStore => stores.open(dir);
 
 /** Equal, and with the same keys in the same order all the way down. */
 function expectSame(got: unknown, put: unknown): void {
