@@ -37,7 +37,7 @@ export interface AppConfig {
     /**
      * Where the shards' journals live (`<dir>/shard-<i>`), absolute once loaded; null: inside each
      * shard's data directory. A device of its own keeps the checkpoint's flushes out of the
-     * journal's (docs/architecture.md, "The journal's own device").
+     * journal's (docs/architecture.md, "The journal's own directory").
      */
     readonly dir: string | null;
   };

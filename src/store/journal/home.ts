@@ -33,17 +33,21 @@ function readMark(dir: string): JournalHome | null {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw new JournalHomeError(`cannot read ${file}: ${(err as Error).message}`);
   }
+  const mark = markOf(text);
+  if (mark === null) throw new JournalHomeError(`${file} is not a journal id ({"id": "...", "shard": n}); it was changed by hand or is damaged`);
+  return mark;
+}
+
+function markOf(text: string): JournalHome | null {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    value = null;
+    return null;
   }
-  const mark = value as Partial<JournalHome> | null;
-  if (typeof mark?.id !== 'string' || mark.id === '' || !Number.isSafeInteger(mark.shard)) {
-    throw new JournalHomeError(`${file} is not a journal id ({"id": "...", "shard": n}); it was changed by hand or is damaged`);
-  }
-  return { id: mark.id, shard: mark.shard! };
+  if (typeof value !== 'object' || value === null) return null;
+  const { id, shard } = value as Record<string, unknown>;
+  return typeof id === 'string' && id !== '' && typeof shard === 'number' && Number.isSafeInteger(shard) && shard >= 0 ? { id, shard } : null;
 }
 
 /** Written whole or not at all: a temporary file, synced, renamed, then the directory synced. */
