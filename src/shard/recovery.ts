@@ -43,7 +43,7 @@ export interface Recovered {
 }
 
 export function recoverShard(store: ShardStore, io: JournalIo, opts: RecoveryOptions): Recovered {
-  claimJournalHome(store, opts.shard, opts.persist !== false);
+  claimJournalHome(store, opts.shard, io, opts.persist !== false);
   const meta = checkpointOf(store);
   const memoryMs = opts.clientIdMemoryMs ?? opts.clientIdRetentionMs;
   const state = loadShardState(store, opts.shard, meta, opts.nowMs - memoryMs);

@@ -140,6 +140,8 @@ export class FaultyJournalIo implements JournalIo {
 
   list(dir: string): string[] { return this.inner.list(dir); }
 
+  writeWhole(file: string, bytes: Uint8Array): void { this.inner.writeWhole(file, bytes); }
+
   private full(): boolean {
     return this.faults.no_space_while !== undefined && fs.existsSync(this.faults.no_space_while);
   }

@@ -6,9 +6,9 @@
 // journal directory keeps (`journal.id`), recorded on the first start and checked on every one.
 // Moving a journal means moving its directory's files, `journal.id` with them.
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Database } from 'lmdb';
+import type { JournalIo } from './io.js';
 
 export interface JournalHome { readonly id: string; readonly shard: number }
 
@@ -24,20 +24,6 @@ export class JournalHomeError extends Error {}
 
 export const HOME_FILE = 'journal.id';
 
-function readMark(dir: string): JournalHome | null {
-  const file = path.join(dir, HOME_FILE);
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new JournalHomeError(`cannot read ${file}: ${(err as Error).message}`);
-  }
-  const mark = markOf(text);
-  if (mark === null) throw new JournalHomeError(`${file} is not a journal id ({"id": "...", "shard": n}); it was changed by hand or is damaged`);
-  return mark;
-}
-
 function markOf(text: string): JournalHome | null {
   let value: unknown;
   try {
@@ -50,36 +36,12 @@ function markOf(text: string): JournalHome | null {
   return typeof id === 'string' && id !== '' && typeof shard === 'number' && Number.isSafeInteger(shard) && shard >= 0 ? { id, shard } : null;
 }
 
-/** Written whole or not at all: a temporary file, synced, renamed, then the directory synced. */
-function writeMark(dir: string, mark: JournalHome): void {
-  fs.mkdirSync(dir, { recursive: true });
+function readMark(io: JournalIo, dir: string): JournalHome | null {
+  if (!io.list(dir).includes(HOME_FILE)) return null;
   const file = path.join(dir, HOME_FILE);
-  const temporary = `${file}.tmp`;
-  const fd = fs.openSync(temporary, 'w');
-  try {
-    fs.writeSync(fd, `${JSON.stringify(mark)}\n`);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.renameSync(temporary, file);
-  const dirFd = fs.openSync(dir, 'r');
-  try {
-    fs.fsyncSync(dirFd);
-  } finally {
-    fs.closeSync(dirFd);
-  }
-}
-
-/** Journal segments or an id in `dir` (a spare segment counts: the directory is in use). */
-function holdsJournal(dir: string): boolean {
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir);
-  } catch {
-    return false;
-  }
-  return names.some((name) => name === HOME_FILE || name.endsWith('.journal'));
+  const mark = markOf(io.read(file).toString('utf8'));
+  if (mark === null) throw new JournalHomeError(`${file} is not a journal id ({"id": "...", "shard": n}); it was changed by hand or is damaged`);
+  return mark;
 }
 
 /**
@@ -87,10 +49,10 @@ function holdsJournal(dir: string): boolean {
  * directory belong together. A store that has none yet (new, or written by a build before this
  * check) adopts the directory's id or records a new one in both, when `record` is true.
  */
-export function claimJournalHome(pair: JournalPair, shard: number, record: boolean): void {
+export function claimJournalHome(pair: JournalPair, shard: number, io: JournalIo, record: boolean): void {
   const { journalDir, inPlaceJournalDir } = pair;
   const home = pair.journalHome.get('home');
-  const mark = readMark(journalDir);
+  const mark = readMark(io, journalDir);
   if (mark !== null && mark.shard !== shard) {
     throw new JournalHomeError(`${journalDir} holds the journal of shard ${mark.shard}, not of shard ${shard}`);
   }
@@ -105,11 +67,15 @@ export function claimJournalHome(pair: JournalPair, shard: number, record: boole
     }
     return;
   }
-  if (journalDir !== inPlaceJournalDir && holdsJournal(inPlaceJournalDir)) {
+  // A spare segment counts: the directory is in use.
+  if (journalDir !== inPlaceJournalDir && io.list(inPlaceJournalDir).some((name) => name === HOME_FILE || name.endsWith('.journal'))) {
     throw new JournalHomeError(`shard ${shard}'s journal is still in ${inPlaceJournalDir}: move its files to ${journalDir}, or unset journal.dir`);
   }
   if (!record) return;
   const id = mark?.id ?? randomUUID();
-  if (mark === null) writeMark(journalDir, { id, shard });
+  if (mark === null) {
+    io.ensureDir(journalDir);
+    io.writeWhole(path.join(journalDir, HOME_FILE), Buffer.from(`${JSON.stringify({ id, shard })}\n`));
+  }
   pair.journalHome.putSync('home', { id, shard });
 }

@@ -36,6 +36,8 @@ export interface JournalIo {
   ensureDir(dir: string): void;
   /** File names in the directory (none when it does not exist). */
   list(dir: string): string[];
+  /** Writes a small file whole or not at all (a temporary file, synced, renamed, the directory synced). */
+  writeWhole(file: string, bytes: Uint8Array): void;
 }
 
 const ZERO_CHUNK_BYTES = 1 << 20;
@@ -116,5 +118,19 @@ export class FsJournalIo implements JournalIo {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw err;
     }
+  }
+
+  writeWhole(file: string, bytes: Uint8Array): void {
+    const temp = `${file}.tmp`;
+    const fd = fs.openSync(temp, 'w');
+    try {
+      let done = 0;
+      while (done < bytes.length) done += fs.writeSync(fd, bytes, done, bytes.length - done, done);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(temp, file);
+    syncDir(path.dirname(file));
   }
 }
