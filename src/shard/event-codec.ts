@@ -2,8 +2,8 @@
 // the FIX codec: they are most of what a shard writes (a kill switch of 10,000 closes is 10,000
 // position events, a market order one account) and their strings repeat (login, symbol, side,
 // source, status), so each distinct string of a block travels and is decoded once, and the reading
-// thread's records share those strings instead of allocating their own. A ring is a trusted,
-// same-build channel: a block is decoded as written, unchecked.
+// thread's records share those strings instead of allocating their own (with earlier blocks' too:
+// recent-strings.ts). A ring is a trusted, same-build channel: a block is decoded as written, unchecked.
 //
 // BLOCK   u32 event count · events · u32 account count · accounts
 // EVENT   u8 kind (0 order, 1 position) · the event's fields, in the order of
@@ -22,6 +22,7 @@ import {
   readAccount, readOrderEvent, readPositionEvent, REPEATING_FIELDS, writeAccount, writeEvent,
   type FieldReader, type FieldWriter,
 } from '../store/record-fields.js';
+import { asciiText, RecentStrings } from './recent-strings.js';
 
 const ORDER = 0;
 const POSITION = 1;
@@ -32,6 +33,8 @@ const FIRST_REF = 3;
 const FIRST_BLOCK_BYTES = 64 * 1024;
 /** Strings this short are copied byte by byte when ASCII: cheaper than a call into Buffer's UTF-8 code. */
 const SHORT_STRING = 24;
+/** This thread's, shared by every block it decodes. */
+const recentStrings = new RecentStrings();
 
 class BlockWriter implements FieldWriter {
   #buf = Buffer.allocUnsafeSlow(FIRST_BLOCK_BYTES);
@@ -239,8 +242,7 @@ class BlockReader implements FieldReader {
     if (buf[at]! <= SHORT_STRING) {
       // The encoder's ASCII form: a one-byte length and the characters.
       const length = buf[at]!;
-      s = '';
-      for (let i = 1; i <= length; i++) s += String.fromCharCode(buf[at + i]!);
+      s = tag === NEW_STRING ? recentStrings.ascii(buf, at + 1, length) : asciiText(buf, at + 1, length);
       this.#pos = at + 1 + length;
     } else {
       const length = this.#varint();
